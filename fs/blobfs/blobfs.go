@@ -1,0 +1,293 @@
+package blobfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path"
+	"strings"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/paimon-go/paimon-go/fs"
+)
+
+// ErrNotAtomic reports a create-if-absent on a bucket whose driver cannot
+// do it atomically (fileblob). It wraps fs.ErrUnsupported.
+var ErrNotAtomic = fmt.Errorf("blobfs: create-if-absent is not atomic on this bucket (fileblob); use fs/localfs: %w", fs.ErrUnsupported)
+
+// Options tunes a blob file system. A nil *Options means defaults.
+type Options struct {
+	// UploadBufferSize is the part size for multipart uploads
+	// (blob.WriterOptions.BufferSize). Zero lets the driver choose.
+	UploadBufferSize int
+}
+
+// FS is an fs.FS over a *blob.Bucket. It implements fs.RemoveAllFS and
+// fs.ReadFileFS. It is safe for concurrent use.
+type FS struct {
+	bucket     *blob.Bucket
+	prefix     string // "" or a valid name, without trailing slash
+	owns       bool   // Close closes the bucket
+	fileDriver bool   // fileblob: IfNotExist is refused
+	bufSize    int
+}
+
+var (
+	_ fs.RemoveAllFS = (*FS)(nil)
+	_ fs.ReadFileFS  = (*FS)(nil)
+)
+
+// New returns a file system over bucket with every name placed below
+// prefix ("" for the whole bucket; surrounding slashes are ignored). The
+// caller keeps ownership of bucket: Close on the result does not close it.
+func New(bucket *blob.Bucket, prefix string, opts *Options) (*FS, error) {
+	if bucket == nil {
+		return nil, errors.New("blobfs: nil bucket")
+	}
+	prefix = strings.Trim(prefix, "/")
+	if prefix == "." {
+		prefix = ""
+	}
+	if prefix != "" && !fs.ValidName(prefix) {
+		return nil, fmt.Errorf("blobfs: prefix %q: %w", prefix, fs.ErrInvalidName)
+	}
+	f := &FS{bucket: bucket, prefix: prefix, fileDriver: isFileBucket(bucket)}
+	if opts != nil {
+		f.bufSize = opts.UploadBufferSize
+	}
+	return f, nil
+}
+
+// Open opens the bucket at bucketURL with blob.OpenBucket (the driver for
+// its scheme must be linked, e.g. by blank-importing gocloud.dev/blob/s3blob)
+// and returns a file system below prefix. The FS owns the bucket: Close
+// closes it.
+func Open(ctx context.Context, bucketURL, prefix string, opts *Options) (*FS, error) {
+	b, err := blob.OpenBucket(ctx, bucketURL)
+	if err != nil {
+		return nil, fmt.Errorf("blobfs: open bucket %s: %w", bucketURL, err)
+	}
+	f, err := New(b, prefix, opts)
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	f.owns = true
+	return f, nil
+}
+
+// isFileBucket recognises the fileblob driver: it is the only driver whose
+// Bucket.As accepts *os.FileInfo (the bucket directory). Detecting the
+// driver rather than the URL scheme also catches buckets built with
+// fileblob.OpenBucket directly.
+func isFileBucket(b *blob.Bucket) bool {
+	var fi os.FileInfo
+	return b.As(&fi)
+}
+
+// Bucket returns the underlying bucket, for driver-specific needs.
+func (f *FS) Bucket() *blob.Bucket { return f.bucket }
+
+// String describes the file system for logs.
+func (f *FS) String() string { return "blobfs(" + f.prefix + ")" }
+
+// key maps a valid name to its object key.
+func (f *FS) key(name string) string {
+	switch {
+	case name == ".":
+		return f.prefix
+	case f.prefix == "":
+		return name
+	default:
+		return f.prefix + "/" + name
+	}
+}
+
+// dirPrefix is the listing prefix for the directory name ("" for the root
+// of an unprefixed bucket).
+func (f *FS) dirPrefix(name string) string {
+	if k := f.key(name); k != "" {
+		return k + "/"
+	}
+	return ""
+}
+
+// mapErr turns a gocloud error into the fs error contract.
+func mapErr(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return fs.NotExist(op, name, err)
+	}
+	return fs.PathErr(op, name, err)
+}
+
+func ctxErr(ctx context.Context, op, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fs.PathErr(op, name, err)
+	}
+	return nil
+}
+
+// Open looks up the object's size and returns a File doing ranged reads.
+func (f *FS) Open(ctx context.Context, name string) (fs.File, error) {
+	const op = "open"
+	if err := fs.CheckName(op, name); err != nil {
+		return nil, err
+	}
+	if err := ctxErr(ctx, op, name); err != nil {
+		return nil, err
+	}
+	key := f.key(name)
+	attrs, err := f.bucket.Attributes(ctx, key)
+	if err != nil {
+		return nil, mapErr(op, name, err)
+	}
+	return &file{ctx: ctx, bucket: f.bucket, key: key, name: name, size: attrs.Size}, nil
+}
+
+// ReadFile reads the whole object with one request. See fs.ReadFileFS.
+func (f *FS) ReadFile(ctx context.Context, name string) ([]byte, error) {
+	const op = "read"
+	if err := fs.CheckName(op, name); err != nil {
+		return nil, err
+	}
+	if err := ctxErr(ctx, op, name); err != nil {
+		return nil, err
+	}
+	b, err := f.bucket.ReadAll(ctx, f.key(name))
+	if err != nil {
+		return nil, mapErr(op, name, err)
+	}
+	return b, nil
+}
+
+// Stat describes an object, or a directory when objects exist below name.
+// The root is always a directory.
+func (f *FS) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
+	const op = "stat"
+	if err := fs.CheckDir(op, name); err != nil {
+		return fs.FileInfo{}, err
+	}
+	if err := ctxErr(ctx, op, name); err != nil {
+		return fs.FileInfo{}, err
+	}
+	if name == "." {
+		return fs.FileInfo{Name: ".", IsDir: true}, nil
+	}
+	attrs, err := f.bucket.Attributes(ctx, f.key(name))
+	if err == nil {
+		return fs.FileInfo{Name: path.Base(name), Size: attrs.Size, ModTime: attrs.ModTime}, nil
+	}
+	if gcerrors.Code(err) != gcerrors.NotFound {
+		return fs.FileInfo{}, mapErr(op, name, err)
+	}
+	// No object: a directory exists if any object (or marker) is below it.
+	objs, _, lerr := f.bucket.ListPage(ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: f.dirPrefix(name)})
+	if lerr != nil {
+		return fs.FileInfo{}, mapErr(op, name, lerr)
+	}
+	if len(objs) == 0 {
+		return fs.FileInfo{}, fs.NotExist(op, name, err)
+	}
+	return fs.FileInfo{Name: path.Base(name), IsDir: true}, nil
+}
+
+// List yields the objects and common prefixes directly below dir, in the
+// store's order (lexicographic by key for the major stores).
+func (f *FS) List(ctx context.Context, dir string) iter.Seq2[fs.FileInfo, error] {
+	return func(yield func(fs.FileInfo, error) bool) {
+		const op = "list"
+		if err := fs.CheckDir(op, dir); err != nil {
+			yield(fs.FileInfo{}, err)
+			return
+		}
+		if err := ctxErr(ctx, op, dir); err != nil {
+			yield(fs.FileInfo{}, err)
+			return
+		}
+		prefix := f.dirPrefix(dir)
+		it := f.bucket.List(&blob.ListOptions{Prefix: prefix, Delimiter: "/"})
+		for {
+			obj, err := it.Next(ctx)
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				yield(fs.FileInfo{}, mapErr(op, dir, err))
+				return
+			}
+			name := strings.TrimPrefix(obj.Key, prefix)
+			if obj.IsDir {
+				name = strings.TrimSuffix(name, "/")
+			}
+			// Skip the directory's own marker object ("dir/") and keys
+			// our names cannot express ("dir//x").
+			if name == "" || strings.Contains(name, "/") {
+				continue
+			}
+			fi := fs.FileInfo{Name: name, IsDir: obj.IsDir}
+			if !obj.IsDir {
+				fi.Size, fi.ModTime = obj.Size, obj.ModTime
+			}
+			if !yield(fi, nil) {
+				return
+			}
+		}
+	}
+}
+
+// Remove deletes the named object.
+func (f *FS) Remove(ctx context.Context, name string) error {
+	const op = "remove"
+	if err := fs.CheckName(op, name); err != nil {
+		return err
+	}
+	if err := ctxErr(ctx, op, name); err != nil {
+		return err
+	}
+	return mapErr(op, name, f.bucket.Delete(ctx, f.key(name)))
+}
+
+// RemoveAll deletes the object called name and every object below it,
+// using one flat listing instead of a walk per directory.
+func (f *FS) RemoveAll(ctx context.Context, name string) error {
+	const op = "removeall"
+	if err := fs.CheckName(op, name); err != nil {
+		return err
+	}
+	if err := ctxErr(ctx, op, name); err != nil {
+		return err
+	}
+	if err := f.bucket.Delete(ctx, f.key(name)); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		return mapErr(op, name, err)
+	}
+	it := f.bucket.List(&blob.ListOptions{Prefix: f.dirPrefix(name)})
+	for {
+		obj, err := it.Next(ctx)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return mapErr(op, name, err)
+		}
+		if err := f.bucket.Delete(ctx, obj.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			return mapErr(op, name, err)
+		}
+	}
+}
+
+// Close closes the bucket if the FS opened it (see Open); otherwise it
+// does nothing.
+func (f *FS) Close() error {
+	if f.owns {
+		return f.bucket.Close()
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package blobfs
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/paimon-go/paimon-go/fs"
+)
+
+// contentType is what every Paimon file is to an object store; setting it
+// also keeps gocloud from buffering 512 bytes to sniff one.
+const contentType = "application/octet-stream"
+
+// errAborted ends the upload's input when the caller aborts.
+var errAborted = errors.New("blobfs: write aborted")
+
+// Create streams the file to the store through Bucket.Upload, fed by a
+// pipe. The upload runs in a goroutine until Close or Abort, which the
+// caller must call.
+func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (fs.Writer, error) {
+	const op = "create"
+	if err := fs.CheckName(op, name); err != nil {
+		return nil, err
+	}
+	if err := ctxErr(ctx, op, name); err != nil {
+		return nil, err
+	}
+	ifNotExist := opts != nil && opts.IfNotExist
+	if ifNotExist && f.fileDriver {
+		return nil, fs.PathErr(op, name, ErrNotAtomic)
+	}
+	upCtx, cancel := context.WithCancel(ctx)
+	pr, pw := io.Pipe()
+	w := &writer{
+		ctx:        ctx,
+		name:       name,
+		ifNotExist: ifNotExist,
+		pw:         pw,
+		cancel:     cancel,
+		done:       make(chan struct{}),
+	}
+	wopts := &blob.WriterOptions{
+		ContentType: contentType,
+		IfNotExist:  ifNotExist,
+		BufferSize:  f.bufSize,
+	}
+	key := f.key(name)
+	go func() {
+		defer close(w.done)
+		err := f.bucket.Upload(upCtx, key, pr, wopts)
+		if err == nil {
+			err = io.ErrClosedPipe
+		}
+		// Unblock a Write still waiting on the pipe when the upload
+		// stopped early (bad credentials, lost IfNotExist race, ...).
+		pr.CloseWithError(err)
+		if err != io.ErrClosedPipe {
+			w.uploadErr = err
+		}
+	}()
+	return w, nil
+}
+
+// writer feeds an Upload running in another goroutine.
+//
+// Abort must never let a driver commit what was written so far. Drivers
+// such as memblob commit on Close whenever their context is still live,
+// even if their input ended in an error, so Abort cancels the upload's
+// context first and only then breaks the pipe.
+type writer struct {
+	ctx        context.Context
+	name       string
+	ifNotExist bool
+	pw         *io.PipeWriter
+	cancel     context.CancelFunc
+	done       chan struct{}
+	uploadErr  error // written before done is closed
+	finished   bool  // Close or Abort was called
+	err        error // sticky write error
+}
+
+func (w *writer) Write(p []byte) (int, error) {
+	if w.finished {
+		return 0, fs.PathErr("write", w.name, fs.ErrClosed)
+	}
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.pw.Write(p)
+	if err != nil {
+		w.err = mapErr("write", w.name, err)
+		return n, w.err
+	}
+	return n, nil
+}
+
+func (w *writer) Close() error {
+	const op = "create"
+	if w.finished {
+		return fs.PathErr(op, w.name, fs.ErrClosed)
+	}
+	w.finished = true
+	if err := w.ctx.Err(); err != nil {
+		w.stop(err)
+		return fs.PathErr(op, w.name, err)
+	}
+	if w.err != nil {
+		w.stop(w.err)
+		return w.err
+	}
+	w.pw.Close()
+	<-w.done
+	w.cancel()
+	err := w.uploadErr
+	switch {
+	case err == nil:
+		return nil
+	case w.ifNotExist && gcerrors.Code(err) == gcerrors.FailedPrecondition:
+		return fs.Exist(op, w.name, err)
+	default:
+		return mapErr(op, w.name, err)
+	}
+}
+
+// stop cancels the upload so nothing is committed and waits for it.
+func (w *writer) stop(cause error) {
+	w.cancel()
+	w.pw.CloseWithError(cause)
+	<-w.done
+}
+
+func (w *writer) Abort() error {
+	if w.finished {
+		return nil
+	}
+	w.finished = true
+	w.stop(errAborted)
+	return nil
+}

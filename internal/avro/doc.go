@@ -1,0 +1,45 @@
+// Package avro is the project's only door to an Avro library
+// (github.com/twmb/avro). It reads and writes Avro object container files
+// (OCF), the format of Paimon's manifest lists, manifests and index manifests
+// (Java AvroFileFormat with DataFileWriter / DataFileStream).
+//
+// # Reading
+//
+// [NewReader] opens a container, takes the writer schema from its header and
+// resolves it against a reader schema chosen by the caller, so records always
+// decode into the caller's Go struct (fields tagged `avro:"name"`):
+//
+//   - fields the writer lacks get the reader's default (null for the nullable
+//     fields Paimon adds over time);
+//   - fields the reader lacks are skipped;
+//   - an int written where the reader wants a long is widened.
+//
+// Java Paimon matches fields by name and ignores record names
+// (AvroRowDatumReader, FieldReaderFactory), and pre-0.9 Paimon wrapped its
+// records in ["null", record] unions. Plain Avro resolution rejects both
+// differences, so before resolving we align the reader schema with the
+// writer: every reader record takes the name of the writer record it reads,
+// and becomes nullable where the writer's is. A null written for a record the
+// caller's struct holds by value decodes as the zero struct; callers that care
+// validate what they decoded.
+//
+// Logical types are not interpreted: a timestamp-millis long decodes into an
+// int64 holding the stored number, a date into an int32, a decimal into its
+// bytes. Paimon attaches its own meaning to them (see format/manifest for
+// _CREATION_TIME), so silently converting them to time.Time would lose it.
+//
+// # Writing
+//
+// [NewWriter] writes a container with the schema JSON exactly as given and
+// one of the codecs null, deflate, snappy or zstandard ([CodecName] maps
+// Paimon's compression option names to these). Blocks are cut at 64000
+// uncompressed bytes like Java's DataFileWriter. The null codec leaves the
+// optional avro.codec header key out, which the Avro specification, Java and
+// fastavro all read as null.
+//
+// # Errors
+//
+// Everything that is wrong with the bytes of a file wraps [ErrCorrupt]; an
+// error returned by the underlying io.Reader is passed through unchanged
+// instead. Errors never name a file: callers add the path they know.
+package avro
