@@ -128,7 +128,9 @@ type FileInfo struct {
 // MkdirAllFS is implemented by file systems with real directories that can
 // be created without a file in them. Object stores do not implement it:
 // their directories exist only through the files below them. Use the
-// [MkdirAll] helper rather than asserting this interface.
+// [MkdirAll] helper rather than asserting this interface: wrappers such as
+// [Sub] implement all optional interfaces and delegate to the helpers, so a
+// successful assertion says nothing about the underlying store.
 type MkdirAllFS interface {
 	FS
 	// MkdirAll creates dir and any missing parents. It succeeds if dir

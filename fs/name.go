@@ -3,7 +3,6 @@ package fs
 import (
 	"fmt"
 	iofs "io/fs"
-	"path"
 )
 
 // ValidName reports whether name is acceptable as a file name: a valid
@@ -70,9 +69,4 @@ func Join(dir, name string) string {
 	default:
 		return dir + "/" + name
 	}
-}
-
-// base returns the FileInfo name for a valid name ("." for the root).
-func base(name string) string {
-	return path.Base(name)
 }

@@ -15,8 +15,9 @@ import (
 // the reserved area of NULL non-compact DECIMAL/TIMESTAMP fields). Keys,
 // partitions and statistics rows use data.Insert.
 //
-// Errors wrap ErrValue when a value does not match its type and ErrType for
-// a type that cannot be encoded.
+// A nil interface is NULL; a typed empty value such as []byte(nil) is an
+// empty value, not NULL. Errors wrap ErrValue when a value does not match
+// its type and ErrType for a type that cannot be encoded.
 func Encode(kind data.RowKind, types []schema.DataType, values []any) ([]byte, error) {
 	return Append(nil, kind, types, values)
 }
@@ -27,7 +28,7 @@ func Encode(kind data.RowKind, types []schema.DataType, values []any) ([]byte, e
 func Append(dst []byte, kind data.RowKind, types []schema.DataType, values []any) ([]byte, error) {
 	e := encoder{buf: dst}
 	if err := e.row(kind, types, values); err != nil {
-		return dst[:len(dst):len(dst)], err
+		return dst, err
 	}
 	return e.buf, nil
 }

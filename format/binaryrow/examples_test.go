@@ -36,7 +36,7 @@ func tLTZ(p int) schema.DataType {
 }
 
 func types(ts ...schema.DataType) []schema.DataType { return ts }
-func vals(vs ...any) []any                           { return vs }
+func vals(vs ...any) []any                          { return vs }
 
 // unhex decodes hex with optional spaces.
 func unhex(t *testing.T, s string) []byte {

@@ -102,8 +102,10 @@ func hiveHashValue(t *schema.DataType, v any) (int32, error) {
 		}
 	case schema.Decimal:
 		if d, ok := v.(data.Decimal); ok {
-			if d.Unscaled == nil {
-				return 0, fmt.Errorf("%w: decimal with nil unscaled value", ErrValue)
+			// Java reads the value back from the key row, so it has the
+			// column's scale and fits its precision.
+			if err := checkDecimal(d, t); err != nil {
+				return 0, err
 			}
 			return hiveDecimalHash(d.Unscaled, d.Scale)
 		}
@@ -168,10 +170,7 @@ func trimDecimal(u *big.Int, scale int) (*big.Int, int) {
 
 // decimalDigits is BigDecimal.precision of an unscaled value: its number of
 // decimal digits, 1 for zero.
-func decimalDigits(u *big.Int) int {
-	n := len(new(big.Int).Abs(u).String())
-	return n
-}
+func decimalDigits(u *big.Int) int { return len(new(big.Int).Abs(u).String()) }
 
 // roundHalfUp divides u by 10^drop rounding half away from zero (Java
 // RoundingMode.HALF_UP).

@@ -10,7 +10,8 @@ import (
 )
 
 // Row is a read-only view of one BinaryRow's bytes (Java BinaryRow). It
-// does not copy the bytes; values returned by its getters never alias them.
+// does not copy the bytes; values returned by its getters (other than Bytes)
+// never alias them.
 // The zero Row is not valid; build one with NewRow or ParseSerialized.
 type Row struct {
 	b     []byte
@@ -70,7 +71,8 @@ func (r Row) Bytes() []byte { return r.b }
 // Arity returns the number of fields.
 func (r Row) Arity() int { return r.arity }
 
-// Kind returns the RowKind in the header byte.
+// Kind returns the RowKind in the header byte. NewRow checks it; a nested
+// row's kind (NestedRow) is returned unchecked.
 func (r Row) Kind() data.RowKind { return data.RowKind(r.b[0]) }
 
 // Hash returns the row's hash code (Java BinaryRow.hashCode); see Hash.
@@ -172,7 +174,9 @@ func (r Row) Value(i int, t *schema.DataType) (any, error) {
 	return readField(r.b, r.slot(i), t, false)
 }
 
-// Values decodes every field; len(types) must equal the arity.
+// Values decodes every field; len(types) must equal the arity, else the
+// error wraps ErrCorrupt (stored rows whose arity disagrees with their
+// schema are not what the schema claims).
 func (r Row) Values(types []schema.DataType) ([]any, error) {
 	if len(types) != r.arity {
 		return nil, fmt.Errorf("%w: %d types for a row of %d fields", ErrCorrupt, len(types), r.arity)

@@ -81,6 +81,9 @@ const index08Schema = `["null",{"type":"record","name":"record","namespace":"org
 	`"fields":[{"name":"f0","type":"string"},{"name":"f1","type":"int"},{"name":"f2","type":"int"}]}]}],"default":null}]}]`
 
 func rawStats(min []byte, counts ...any) map[string]any {
+	if counts == nil {
+		counts = []any{}
+	}
 	return map[string]any{"_MIN_VALUES": min, "_MAX_VALUES": min, "_NULL_COUNTS": counts}
 }
 

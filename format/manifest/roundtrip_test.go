@@ -210,3 +210,63 @@ const (
 	javaManifestFileMetaSchema   = `{"type":"record","name":"record","namespace":"org.apache.paimon.avro.generated","fields":[{"name":"_VERSION","type":"int"},{"name":"_FILE_NAME","type":"string"},{"name":"_FILE_SIZE","type":"long"},{"name":"_NUM_ADDED_FILES","type":"long"},{"name":"_NUM_DELETED_FILES","type":"long"},{"name":"_PARTITION_STATS","type":{"type":"record","name":"record__PARTITION_STATS","fields":[{"name":"_MIN_VALUES","type":"bytes"},{"name":"_MAX_VALUES","type":"bytes"},{"name":"_NULL_COUNTS","type":["null",{"type":"array","items":["null","long"]}],"default":null}]}},{"name":"_SCHEMA_ID","type":"long"},{"name":"_MIN_BUCKET","type":["null","int"],"default":null},{"name":"_MAX_BUCKET","type":["null","int"],"default":null},{"name":"_MIN_LEVEL","type":["null","int"],"default":null},{"name":"_MAX_LEVEL","type":["null","int"],"default":null},{"name":"_MIN_ROW_ID","type":["null","long"],"default":null},{"name":"_MAX_ROW_ID","type":["null","long"],"default":null}]}`
 	javaIndexManifestEntrySchema = `{"type":"record","name":"record","namespace":"org.apache.paimon.avro.generated","fields":[{"name":"_VERSION","type":"int"},{"name":"_KIND","type":"int"},{"name":"_PARTITION","type":"bytes"},{"name":"_BUCKET","type":"int"},{"name":"_INDEX_TYPE","type":"string"},{"name":"_FILE_NAME","type":"string"},{"name":"_FILE_SIZE","type":"long"},{"name":"_ROW_COUNT","type":"long"},{"name":"_DELETIONS_VECTORS_RANGES","type":["null",{"type":"array","items":["null",{"type":"record","name":"record__DELETIONS_VECTORS_RANGES","fields":[{"name":"f0","type":"string"},{"name":"f1","type":"int"},{"name":"f2","type":"int"},{"name":"_CARDINALITY","type":["null","long"],"default":null}]}]}],"default":null},{"name":"_EXTERNAL_PATH","type":["null","string"],"default":null},{"name":"_GLOBAL_INDEX","type":["null",{"type":"record","name":"record__GLOBAL_INDEX","fields":[{"name":"_ROW_RANGE_START","type":"long"},{"name":"_ROW_RANGE_END","type":"long"},{"name":"_INDEX_FIELD_ID","type":"int"},{"name":"_EXTRA_FIELD_IDS","type":["null",{"type":"array","items":"int"}],"default":null},{"name":"_INDEX_META","type":["null","bytes"],"default":null}]}],"default":null}]}`
 )
+
+func TestZstdLevels(t *testing.T) {
+	for _, level := range []int{0, 1, 3, 9, 19, -5} {
+		var buf bytes.Buffer
+		opts := &manifest.WriteOptions{Compression: "zstd", ZstdLevel: level}
+		require.NoError(t, manifest.WriteManifest(&buf, sampleEntries(), opts), level)
+		got, err := manifest.ReadManifest(&buf)
+		require.NoError(t, err, level)
+		require.Equal(t, sampleEntries(), got, level)
+	}
+}
+
+type failingReader struct{ err error }
+
+func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
+
+func TestReadIOErrorIsNotCorruption(t *testing.T) {
+	boom := errors.New("connection reset")
+	_, err := manifest.ReadManifest(failingReader{boom})
+	require.ErrorIs(t, err, boom)
+	require.NotErrorIs(t, err, manifest.ErrCorrupt)
+
+	// Also in the middle of the file.
+	data := writeManifest(t, sampleEntries(), "null")
+	r := io.MultiReader(bytes.NewReader(data[:len(data)/2]), failingReader{boom})
+	_, err = manifest.ReadManifest(r)
+	require.ErrorIs(t, err, boom)
+	require.NotErrorIs(t, err, manifest.ErrCorrupt)
+}
+
+func TestConcurrentReadsAndWrites(t *testing.T) {
+	files := map[string][]byte{}
+	for _, c := range codecs {
+		files[c.compression] = writeManifest(t, sampleEntries(), c.compression)
+	}
+	done := make(chan error)
+	for range 8 {
+		go func() {
+			var err error
+			for c, data := range files {
+				var got []manifest.ManifestEntry
+				if got, err = manifest.ReadManifest(bytes.NewReader(data)); err != nil {
+					break
+				}
+				if len(got) != 3 {
+					err = errors.New("short read")
+					break
+				}
+				var buf bytes.Buffer
+				if err = manifest.WriteManifest(&buf, got, &manifest.WriteOptions{Compression: c}); err != nil {
+					break
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		require.NoError(t, <-done)
+	}
+}

@@ -27,9 +27,15 @@ func (t DataType) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a type as Java's DataTypeJsonParser.parseDataType
-// does. ROW fields may omit their ids, all of them or none: missing ids are
-// assigned 0, 1, 2, ... in order of appearance. Errors wrap ErrCorrupt.
+// does. Type strings follow Java's grammar exactly (composite types must be
+// objects). ROW fields may omit their ids: like Java, a field without id takes
+// the next value of a counter that starts at 0 and is shared by the whole
+// type (in order of appearance), and a field with an id after one without is
+// an error. A JSON null leaves t unchanged. Errors wrap ErrCorrupt.
 func (t *DataType) UnmarshalJSON(data []byte) error {
+	if isJSONNull(data) {
+		return nil // encoding/json convention: null leaves the value alone
+	}
 	ids := -1
 	dt, err := decodeType(data, &ids, 0)
 	if err == nil {
@@ -55,9 +61,12 @@ func (f DataField) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a field as Java's DataTypeJsonParser.parseDataField
-// does; the id is required, here and in nested ROW fields. Errors wrap
-// ErrCorrupt.
+// does; the id is required, here and in nested ROW fields. A JSON null leaves
+// f unchanged. Errors wrap ErrCorrupt.
 func (f *DataField) UnmarshalJSON(data []byte) error {
+	if isJSONNull(data) {
+		return nil
+	}
 	df, err := decodeField(data, nil, 0)
 	if err == nil {
 		err = validateType(df.Type, 0)
@@ -273,13 +282,16 @@ func decodeField(raw json.RawMessage, ids *int, depth int) (DataField, error) {
 	if f.Type, err = decodeType(typeRaw, ids, depth); err != nil {
 		return DataField{}, fmt.Errorf("field %q: %w", f.Name, err)
 	}
-	for key, dst := range map[string]**string{"description": &f.Description, "defaultValue": &f.DefaultValue} {
-		if v, ok := o.get(key); ok {
+	for _, opt := range []struct {
+		key string
+		dst **string
+	}{{"description", &f.Description}, {"defaultValue", &f.DefaultValue}} {
+		if v, ok := o.get(opt.key); ok {
 			s, err := readScalarText(v)
 			if err != nil {
-				return DataField{}, fmt.Errorf("field %q: %s: %w", f.Name, key, err)
+				return DataField{}, fmt.Errorf("field %q: %s: %w", f.Name, opt.key, err)
 			}
-			*dst = &s
+			*opt.dst = &s
 		}
 	}
 	return f, nil

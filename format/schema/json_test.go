@@ -164,3 +164,16 @@ func TestMarshalInvalidType(t *testing.T) {
 	_, err = json.Marshal(schema.DataType{})
 	require.ErrorIs(t, err, schema.ErrInvalidType)
 }
+
+func TestUnmarshalNullIsNoop(t *testing.T) {
+	var v struct {
+		T schema.DataType    `json:"t"`
+		F schema.DataField   `json:"f"`
+		S *schema.Schema     `json:"s"`
+		X schema.TableSchema `json:"x"`
+	}
+	v.T = schema.IntType()
+	require.NoError(t, json.Unmarshal([]byte(`{"t":null,"f":null,"s":null,"x":null}`), &v))
+	require.Equal(t, "INT", v.T.String())
+	require.Nil(t, v.S)
+}

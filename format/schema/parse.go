@@ -34,9 +34,11 @@ import (
 // Errors wrap ErrInvalidType and give the byte offset of the offending token.
 func ParseType(s string) (DataType, error) { return parseTypeString(s, true) }
 
-// parseTypeString parses s; with extended false it accepts exactly what
-// Java's parseAtomicTypeSQLString accepts (used for type strings inside JSON,
-// so that every schema file Go reads, Java reads too).
+// parseTypeString parses s; with extended false it accepts what Java's
+// parseAtomicTypeSQLString accepts (used for type strings inside JSON, so
+// that every schema file Go reads, Java reads too). The one known difference
+// is white space: Go's unicode.IsSpace also counts U+0085 and U+00A0, which
+// Java's Character.isWhitespace does not.
 func parseTypeString(s string, extended bool) (DataType, error) {
 	toks, err := tokenize(s)
 	if err != nil {
@@ -51,7 +53,7 @@ func parseTypeString(s string, extended bool) (DataType, error) {
 		return DataType{}, p.errAt(p.toks[p.pos], "unexpected token %q", p.toks[p.pos].text)
 	}
 	if err := t.Validate(); err != nil {
-		return DataType{}, fmt.Errorf("parse %q: %w", s, err)
+		return DataType{}, fmt.Errorf("%w (type string %q)", err, s)
 	}
 	return t, nil
 }

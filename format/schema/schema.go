@@ -41,10 +41,10 @@ func (s *Schema) Normalized() (*Schema, error) {
 		n.Options = map[string]string{}
 	}
 	var err error
-	if n.PartitionKeys, err = keysFromOption(n.Options, OptionPartition, n.PartitionKeys); err != nil {
+	if n.PartitionKeys, err = keysFromOption(n.Options, optionPartition, n.PartitionKeys); err != nil {
 		return nil, err
 	}
-	if n.PrimaryKeys, err = keysFromOption(n.Options, OptionPrimaryKey, n.PrimaryKeys); err != nil {
+	if n.PrimaryKeys, err = keysFromOption(n.Options, optionPrimaryKey, n.PrimaryKeys); err != nil {
 		return nil, err
 	}
 	if n.PartitionKeys == nil {
@@ -143,10 +143,13 @@ func decodeSchema(data []byte) (*Schema, error) {
 		}
 		s.Fields = append(s.Fields, f)
 	}
-	for key, dst := range map[string]*[]string{"partitionKeys": &s.PartitionKeys, "primaryKeys": &s.PrimaryKeys} {
-		if v, ok := o.get(key); ok {
-			if *dst, err = readStringArray(v); err != nil {
-				return nil, fmt.Errorf("%q: %w", key, err)
+	for _, keys := range []struct {
+		member string
+		dst    *[]string
+	}{{"partitionKeys", &s.PartitionKeys}, {"primaryKeys", &s.PrimaryKeys}} {
+		if v, ok := o.get(keys.member); ok {
+			if *keys.dst, err = readStringArray(v); err != nil {
+				return nil, fmt.Errorf("%q: %w", keys.member, err)
 			}
 		}
 	}
@@ -173,8 +176,11 @@ func (s *Schema) Encode() ([]byte, error) { return s.encode(true) }
 // MarshalJSON encodes the schema like Encode, but compact.
 func (s *Schema) MarshalJSON() ([]byte, error) { return s.encode(false) }
 
-// UnmarshalJSON decodes like DecodeSchema.
+// UnmarshalJSON decodes like DecodeSchema; a JSON null leaves s unchanged.
 func (s *Schema) UnmarshalJSON(data []byte) error {
+	if isJSONNull(data) {
+		return nil
+	}
 	d, err := DecodeSchema(data)
 	if err != nil {
 		return err

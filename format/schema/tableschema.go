@@ -18,11 +18,11 @@ const (
 
 // Option keys the schema itself interprets (Java CoreOptions).
 const (
-	OptionBucket     = "bucket"
-	OptionBucketKey  = "bucket-key"
-	OptionFileFormat = "file.format"
-	OptionPrimaryKey = "primary-key"
-	OptionPartition  = "partition"
+	optionBucket     = "bucket"
+	optionBucketKey  = "bucket-key"
+	optionFileFormat = "file.format"
+	optionPrimaryKey = "primary-key"
+	optionPartition  = "partition"
 )
 
 // TableSchema is one version of a table's schema, the content of a
@@ -148,12 +148,15 @@ func decodeTableSchema(data []byte) (*TableSchema, error) {
 		return nil, fmt.Errorf("\"highestFieldId\": %w", err)
 	}
 	s.HighestFieldID = int(n)
-	for key, dst := range map[string]*[]string{"partitionKeys": &s.PartitionKeys, "primaryKeys": &s.PrimaryKeys} {
-		if v, err = member(key); err != nil {
+	for _, keys := range []struct {
+		member string
+		dst    *[]string
+	}{{"partitionKeys", &s.PartitionKeys}, {"primaryKeys", &s.PrimaryKeys}} {
+		if v, err = member(keys.member); err != nil {
 			return nil, err
 		}
-		if *dst, err = readStringArray(v); err != nil {
-			return nil, fmt.Errorf("%q: %w", key, err)
+		if *keys.dst, err = readStringArray(v); err != nil {
+			return nil, fmt.Errorf("%q: %w", keys.member, err)
 		}
 	}
 	if v, err = member("options"); err != nil {
@@ -163,10 +166,10 @@ func decodeTableSchema(data []byte) (*TableSchema, error) {
 		return nil, err
 	}
 	if s.Version <= SchemaVersionPaimon07 {
-		setDefault(s, OptionBucket, "1")
+		setDefault(s, optionBucket, "1")
 	}
 	if s.Version <= SchemaVersionPaimon08 {
-		setDefault(s, OptionFileFormat, "orc")
+		setDefault(s, optionFileFormat, "orc")
 	}
 	if v, ok := o.get("comment"); ok {
 		c, err := readString(v)
@@ -224,8 +227,11 @@ func (s *TableSchema) Encode() ([]byte, error) { return s.encode(true) }
 // JsonSerdeUtil.toFlatJson).
 func (s *TableSchema) MarshalJSON() ([]byte, error) { return s.encode(false) }
 
-// UnmarshalJSON decodes like Decode.
+// UnmarshalJSON decodes like Decode; a JSON null leaves s unchanged.
 func (s *TableSchema) UnmarshalJSON(data []byte) error {
+	if isJSONNull(data) {
+		return nil
+	}
 	d, err := Decode(data)
 	if err != nil {
 		return err
@@ -423,7 +429,7 @@ func (s *TableSchema) BucketKeyFields() []DataField { return s.project(s.BucketK
 // bucketKeyOption splits the bucket-key option like Java's String.split(","):
 // no trimming, trailing empty strings dropped; blank means unset.
 func (s *TableSchema) bucketKeyOption() []string {
-	v := s.Options[OptionBucketKey]
+	v := s.Options[optionBucketKey]
 	if strings.TrimSpace(v) == "" {
 		return nil
 	}
@@ -439,7 +445,7 @@ func (s *TableSchema) bucketKeyOption() []string {
 // is absent — or -2 for postpone mode. A value that is not a 32-bit integer
 // is an error wrapping ErrInvalidSchema.
 func (s *TableSchema) Bucket() (int, error) {
-	v, ok := s.Options[OptionBucket]
+	v, ok := s.Options[optionBucket]
 	if !ok {
 		return -1, nil
 	}

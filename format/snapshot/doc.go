@@ -16,12 +16,15 @@
 //
 // Encoding reproduces JsonSerdeUtil.toJson byte for byte: Jackson's default
 // pretty printer, members in @JsonCreator order, and @JsonInclude(NON_NULL)
-// members left out when they are nil. Decoding a Java-written file and encoding
-// it again gives the same bytes, with two documented exceptions: a map that Go
-// code modified after decoding is written with its new keys sorted, and a
-// string member Java always writes (baseManifestList, deltaManifestList,
-// commitUser) is written as null when empty, because Java never writes an
-// empty string there but does write null.
+// members left out when they are nil. Decoding a file written by Java Paimon
+// 1.4.2 or 2.0 and encoding it again gives the same bytes. The exceptions, all
+// outside what those versions write: a map that Go code modified after
+// decoding is written with its new keys sorted (Java writes its maps in
+// iteration order, which Go cannot know); a string member Java always writes
+// (baseManifestList, deltaManifestList, commitUser) is written as null when
+// empty, because Java writes null there but never ""; "version" : 0 is written
+// as the current version; files of older Paimon versions lose the members
+// current Java drops ("logOffsets", null optional members).
 //
 // # Versions
 //

@@ -327,6 +327,11 @@ func TestLegacyVersions(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, int32(0), s.Version)
 	})
+	t.Run("trailing white space is fine", func(t *testing.T) {
+		s, err := snapshot.Decode([]byte("{\"id\":1}\n\t "))
+		require.NoError(t, err)
+		require.Equal(t, int64(1), s.ID)
+	})
 	t.Run("null version is legacy", func(t *testing.T) {
 		s, err := snapshot.Decode([]byte(`{"version":null,"id":1}`))
 		require.NoError(t, err)
@@ -365,6 +370,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"null document", `null`, snapshot.ErrCorrupt},
 		{"array document", `[1]`, snapshot.ErrCorrupt},
 		{"trailing data", `{"id":1} {"id":2}`, snapshot.ErrCorrupt},
+		{"trailing garbage", `{"id":1} x`, snapshot.ErrCorrupt},
+		{"trailing comma", `{"id":1,}`, snapshot.ErrCorrupt},
+		{"duplicate-free garbage inside", `{"id":1 "x":2}`, snapshot.ErrCorrupt},
 		{"id not a number", `{"id":"x"}`, snapshot.ErrCorrupt},
 		{"id fraction", `{"id":1.5}`, snapshot.ErrCorrupt},
 		{"id overflow", `{"id":9223372036854775808}`, snapshot.ErrCorrupt},

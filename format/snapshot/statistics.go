@@ -33,13 +33,20 @@ type Statistics struct {
 // strings by the column type's Java serializer
 // (Serializer.serializeToString); interpreting them needs the schema.
 type ColStats struct {
-	ColID         int32
+	// ColID is the field id of the column.
+	ColID int32
+	// DistinctCount is the number of distinct values.
 	DistinctCount *int64
-	Min           *string
-	Max           *string
-	NullCount     *int64
-	AvgLen        *int64
-	MaxLen        *int64
+	// Min is the smallest value, serialized to a string.
+	Min *string
+	// Max is the largest value, serialized to a string.
+	Max *string
+	// NullCount is the number of nulls.
+	NullCount *int64
+	// AvgLen is the average length of the values in bytes.
+	AvgLen *int64
+	// MaxLen is the largest length of a value in bytes.
+	MaxLen *int64
 }
 
 // DecodeStatistics parses the JSON of a statistics file. Unknown members are

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"syscall"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
@@ -122,7 +123,9 @@ func mapErr(op, name string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if gcerrors.Code(err) == gcerrors.NotFound {
+	// fileblob reports a path through a file ("file/child") as ENOTDIR;
+	// for an object store that key simply does not exist.
+	if gcerrors.Code(err) == gcerrors.NotFound || errors.Is(err, syscall.ENOTDIR) {
 		return fs.NotExist(op, name, err)
 	}
 	return fs.PathErr(op, name, err)
@@ -265,22 +268,38 @@ func (f *FS) RemoveAll(ctx context.Context, name string) error {
 	if err := ctxErr(ctx, op, name); err != nil {
 		return err
 	}
-	if err := f.bucket.Delete(ctx, f.key(name)); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
-		return mapErr(op, name, err)
-	}
 	it := f.bucket.List(&blob.ListOptions{Prefix: f.dirPrefix(name)})
 	for {
 		obj, err := it.Next(ctx)
 		if err == io.EOF {
-			return nil
+			break
 		}
 		if err != nil {
 			return mapErr(op, name, err)
 		}
-		if err := f.bucket.Delete(ctx, obj.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		if err := f.deleteIfExists(ctx, obj.Key); err != nil {
 			return mapErr(op, name, err)
 		}
 	}
+	// The object called name itself goes last. On fileblob that key may be
+	// a directory still holding empty subdirectories, which Delete cannot
+	// remove; no object of that name exists, so the job is done (fileblob
+	// lists directories only through the files in them).
+	err := f.deleteIfExists(ctx, f.key(name))
+	if err != nil {
+		if _, aerr := f.bucket.Attributes(ctx, f.key(name)); gcerrors.Code(aerr) == gcerrors.NotFound {
+			return nil
+		}
+	}
+	return mapErr(op, name, err)
+}
+
+func (f *FS) deleteIfExists(ctx context.Context, key string) error {
+	err := f.bucket.Delete(ctx, key)
+	if err != nil && gcerrors.Code(err) == gcerrors.NotFound {
+		return nil
+	}
+	return err
 }
 
 // Close closes the bucket if the FS opened it (see Open); otherwise it

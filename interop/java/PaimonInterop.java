@@ -242,7 +242,17 @@ public class PaimonInterop {
                     if (schemaNode == null) {
                         throw new IllegalArgumentException("plan has no schema");
                     }
-                    Schema schema = JsonSerdeUtil.fromJson(Json.write(schemaNode), Schema.class);
+                    // Java's Schema constructor needs every collection present.
+                    Map<String, Object> schemaObj = new LinkedHashMap<>(asObject(schemaNode, "schema"));
+                    schemaObj.putIfAbsent("partitionKeys", new ArrayList<>());
+                    schemaObj.putIfAbsent("primaryKeys", new ArrayList<>());
+                    schemaObj.putIfAbsent("options", new LinkedHashMap<>());
+                    for (String k : new String[] {"partitionKeys", "primaryKeys", "options"}) {
+                        if (schemaObj.get(k) == null) {
+                            schemaObj.put(k, k.equals("options") ? new LinkedHashMap<>() : new ArrayList<>());
+                        }
+                    }
+                    Schema schema = JsonSerdeUtil.fromJson(Json.write(schemaObj), Schema.class);
                     catalog.createDatabase(id.getDatabaseName(), true);
                     catalog.createTable(id, schema, false);
                     return;
@@ -331,12 +341,26 @@ public class PaimonInterop {
             internalRows.add(decodeTopRow(row, rowType, kind));
         }
 
-        BatchWriteBuilder builder = table.newBatchWriteBuilder();
+        Map<String, String> partition = null;
         if (overwrite) {
-            Map<String, String> partition =
+            partition =
                     op.get("partition") == null
                             ? Collections.emptyMap()
                             : stringMap(op.get("partition"), "partition");
+            // With 'dynamic-partition-overwrite' (default true) Java ignores the static spec and
+            // only replaces the partitions present in the new data. A given "partition" means
+            // INSERT OVERWRITE ... PARTITION (...) with static semantics (as Spark's default
+            // mode), unless the op says "dynamic": true.
+            boolean dynamic =
+                    op.get("dynamic") != null
+                            ? Boolean.TRUE.equals(op.get("dynamic"))
+                            : op.get("partition") == null;
+            if (op.get("partition") != null || op.get("dynamic") != null) {
+                table = table.copy(Map.of("dynamic-partition-overwrite", Boolean.toString(dynamic)));
+            }
+        }
+        BatchWriteBuilder builder = table.newBatchWriteBuilder();
+        if (overwrite) {
             builder.withOverwrite(partition);
         }
         try (BatchTableWrite write = builder.newWrite().withIOManager(ioManager);

@@ -551,8 +551,11 @@ def has_alter(catalog):
     return _catalog_implements(catalog, "alter_table")
 
 
-def has_drop_partitions(catalog):
-    return _catalog_implements(catalog, "drop_partitions")
+def has_drop_partitions():
+    # Catalog.drop_partitions of the filesystem catalog (2.x) is a thin wrapper over this commit method,
+    # which 1.4.2 already has.
+    from pypaimon.write.table_commit import BatchTableCommit
+    return hasattr(BatchTableCommit, "truncate_partitions")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -643,7 +646,7 @@ def precheck_plan(plan, catalog):
                 kinds = [k for k in ch if k in ALTER_KINDS]
                 if len(kinds) != 1 or len(ch) != 1:
                     raise Unsupported("alter change %s (op #%d)" % (json.dumps(ch), i))
-        if name == "dropPartition" and not has_drop_partitions(catalog):
+        if name == "dropPartition" and not has_drop_partitions():
             raise Unsupported("dropPartition (op #%d; pypaimon %s has no drop_partitions)"
                               % (i, pypaimon_version()))
         if name == "rollback" and ("snapshot" in op) == ("tag" in op):
@@ -758,7 +761,12 @@ def cmd_apply(warehouse, plan_path):
         elif name == "alter":
             catalog.alter_table(ident, _alter_changes(op.get("changes") or []))
         elif name == "dropPartition":
-            catalog.drop_partitions(ident, [typed_partition(table, op["partition"])])
+            # Java: catalog.dropPartitions -> a truncate-partitions OVERWRITE commit; same here.
+            tc = table.new_batch_write_builder().new_commit()
+            try:
+                tc.truncate_partitions([typed_partition(table, op["partition"])])
+            finally:
+                tc.close()
     return b""
 
 
