@@ -20,31 +20,36 @@ hash_of() { cat "$@" | sha256sum | cut -c1-16; }
 need() { command -v "$1" >/dev/null 2>&1 || { log "missing required tool: $1"; exit 1; }; }
 
 install_java() {
-  local v=$1 dir="$H/java/$1" profile stamp
+  local v=$1 dir="$H/java/$1" profile deps_stamp cls_stamp
   need mvn; need javac; need java
   case $v in
     1.4.2) profile=paimon-1.4 ;;
     2.0.0) profile=paimon-2.0 ;;
     *) log "unknown Java Paimon version $v"; exit 1 ;;
   esac
-  stamp="$dir/.stamp-$(echo "$v" | cat - "$here/java/pom.xml" "$here/java/PaimonInterop.java" | sha256sum | cut -c1-16)"
-  if [ -f "$stamp" ]; then log "Java Paimon $v: up to date"; return; fi
-  log "Java Paimon $v: resolving dependencies"
-  rm -rf "$dir"; mkdir -p "$dir/lib" "$dir/classes"
-  timeout 900 mvn -B -q -f "$here/java/pom.xml" -P"$profile" \
-    org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
-    -DincludeScope=runtime -DoutputDirectory="$dir/lib"
-  if [ "$v" = 2.0.0 ]; then
-    # paimon-bundle 2.0.0 is not served; paimon-flink-2.0 2.0.0 shades it, but its parent POM is missing, so
-    # dependency resolution refuses it. Fetch the single jar from Maven Central (see the pom's comment).
-    timeout 900 mvn -B -q org.codehaus.mojo:wagon-maven-plugin:2.0.2:download-single \
-      -Dwagon.url=https://repo.maven.apache.org/maven2 \
-      -Dwagon.fromFile=org/apache/paimon/paimon-flink-2.0/2.0.0/paimon-flink-2.0-2.0.0.jar \
-      -Dwagon.toFile="$dir/lib/paimon-flink-2.0-2.0.0.jar"
+  deps_stamp="$dir/lib/.stamp-$(echo "$v" | cat - "$here/java/pom.xml" | sha256sum | cut -c1-16)"
+  if [ ! -f "$deps_stamp" ]; then
+    log "Java Paimon $v: resolving dependencies"
+    rm -rf "$dir/lib"; mkdir -p "$dir/lib"
+    timeout 900 mvn -B -q -f "$here/java/pom.xml" -P"$profile" \
+      org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory="$dir/lib"
+    if [ "$v" = 2.0.0 ]; then
+      # paimon-bundle 2.0.0 is not served; paimon-flink-2.0 2.0.0 shades it, but its parent POM is missing, so
+      # dependency resolution refuses it. Fetch the single jar from Maven Central (see the pom's comment).
+      timeout 900 mvn -B -q org.codehaus.mojo:wagon-maven-plugin:2.0.2:download-single \
+        -Dwagon.url=https://repo.maven.apache.org/maven2 \
+        -Dwagon.fromFile=org/apache/paimon/paimon-flink-2.0/2.0.0/paimon-flink-2.0-2.0.0.jar \
+        -Dwagon.toFile="$dir/lib/paimon-flink-2.0-2.0.0.jar"
+    fi
+    touch "$deps_stamp"
   fi
+  cls_stamp="$dir/classes/.stamp-$(hash_of "$here/java/PaimonInterop.java")"
+  if [ -f "$cls_stamp" ]; then log "Java Paimon $v: up to date"; return; fi
   log "Java Paimon $v: compiling PaimonInterop"
+  rm -rf "$dir/classes"; mkdir -p "$dir/classes"
   javac -nowarn --release 17 -encoding UTF-8 -cp "$dir/lib/*" -d "$dir/classes" "$here/java/PaimonInterop.java"
-  touch "$stamp"
+  touch "$cls_stamp"
 }
 
 install_python() {

@@ -10,8 +10,9 @@ type SimpleStats struct {
 	// MaxValues is the serialized BinaryRow of per-column maximums.
 	MaxValues []byte `avro:"_MAX_VALUES"`
 	// NullCounts has one entry per column; a nil element is an unknown
-	// count. A nil slice is a null array, which Java writers never produce
-	// (they write an empty array for "no stats").
+	// count. A nil slice is a null array: readers hand it out as found, but
+	// Java cannot read it (SimpleStats.fromRow dereferences it), so the
+	// writers refuse it. Java writes an empty array for "no stats".
 	NullCounts []*int64 `avro:"_NULL_COUNTS"`
 }
 

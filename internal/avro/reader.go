@@ -44,8 +44,8 @@ func NewReader(r io.Reader, reader *Schema) (*Reader, error) {
 				resolveErr = err
 				return nil, err
 			}
-			// Resolve here rather than in ocf so that an incompatibility
-			// can be told apart from a damaged header below.
+			// Check compatibility here, before ocf resolves, so that an
+			// incompatible schema can be told apart from a damaged file.
 			if err := avro.CheckCompatibility(w, aligned); err != nil {
 				resolveErr = err
 				return nil, err

@@ -357,7 +357,8 @@ func DecodeValue(t schema.DataType, j any) (any, error) {
 		if err != nil {
 			return bad()
 		}
-		return int32(d.Sub(epoch).Hours() / 24), nil
+		// Unix seconds, not time.Duration: durations saturate at ±292 years.
+		return int32(d.Unix() / 86400), nil
 	case schema.Time:
 		if !isStr {
 			return bad()

@@ -43,6 +43,8 @@ func TestEncodeDecodeValue(t *testing.T) {
 		{"binary empty", typ(schema.VarBinary), []byte{}, `""`},
 		{"date", typ(schema.Date), int32(19857), `"2024-05-14"`},
 		{"date negative", typ(schema.Date), int32(-1), `"1969-12-31"`},
+		{"date far future", typ(schema.Date), int32(2_932_896), `"9999-12-31"`},
+		{"date far past", typ(schema.Date), int32(-719_162), `"0001-01-01"`},
 		{"time", typ(schema.Time), int32(3_723_004), `"01:02:03.004"`},
 		{"timestamp", schema.DataType{Root: schema.Timestamp, Precision: 9}, data.Timestamp{Millis: 1715680800123, NanoOfMilli: 456789}, `"2024-05-14T10:00:00.123456789"`},
 		{"timestamp negative", schema.DataType{Root: schema.Timestamp, Precision: 3}, data.Timestamp{Millis: -1}, `"1969-12-31T23:59:59.999000000"`},

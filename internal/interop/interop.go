@@ -222,6 +222,54 @@ type DumpOptions struct {
 
 // Dump returns the canon-v1 JSON lines of a table.
 func (r *Runner) Dump(ctx context.Context, warehouse, table string, o DumpOptions) ([]byte, error) {
+	return r.Run(ctx, DumpArgs(warehouse, table, o)...)
+}
+
+// Meta returns the rows of the system table <table>$<name> as canon-v1 JSON
+// lines.
+func (r *Runner) Meta(ctx context.Context, warehouse, table, name string) ([]byte, error) {
+	return r.Run(ctx, "meta", warehouse, table, name)
+}
+
+// BatchItem is one command of a batch and the file its output goes to.
+type BatchItem struct {
+	Out  string
+	Args []string
+}
+
+// Batch runs many dump/meta commands. Java runs them in one JVM (the batch
+// command), which saves a JVM start-up per command; other producers run them
+// one by one. The first failure fails the batch.
+func (r *Runner) Batch(ctx context.Context, items []BatchItem) error {
+	if r.Producer != "java" {
+		for _, it := range items {
+			out, err := r.Run(ctx, it.Args...)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(it.Out, out, 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	f, err := os.CreateTemp("", "paimon-interop-batch-*.tsv")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	for _, it := range items {
+		fmt.Fprintf(f, "%s\t%s\n", it.Out, strings.Join(it.Args, "\t"))
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	_, err = r.Run(ctx, "batch", f.Name())
+	return err
+}
+
+// DumpArgs returns the command-line arguments of a dump.
+func DumpArgs(warehouse, table string, o DumpOptions) []string {
 	args := []string{"dump", warehouse, table}
 	if o.Mode != "" {
 		args = append(args, "--mode", o.Mode)
@@ -235,11 +283,5 @@ func (r *Runner) Dump(ctx context.Context, warehouse, table string, o DumpOption
 	if len(o.Columns) > 0 {
 		args = append(args, "--cols", strings.Join(o.Columns, ","))
 	}
-	return r.Run(ctx, args...)
-}
-
-// Meta returns the rows of the system table <table>$<name> as canon-v1 JSON
-// lines.
-func (r *Runner) Meta(ctx context.Context, warehouse, table, name string) ([]byte, error) {
-	return r.Run(ctx, "meta", warehouse, table, name)
+	return args
 }

@@ -159,12 +159,46 @@ public class PaimonInterop {
                 }
                 meta(args[1], args[2], args[3]);
                 return 0;
+            case "batch":
+                requireArgs(args, 2, "batch <script>");
+                batch(Paths.get(args[1]));
+                return 0;
             case "genkeys":
                 requireArgs(args, 4, "genkeys <out.jsonl> <seed> <count>");
                 genKeys(Paths.get(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
                 return 0;
             default:
                 throw new UnsupportedException("command " + args[0]);
+        }
+    }
+
+    /**
+     * Runs many dump/meta commands in one JVM, which saves its start-up per command. Each line of the
+     * script is tab-separated: the output file, then the command and its arguments. The first failing
+     * command fails the batch.
+     */
+    private static void batch(java.nio.file.Path script) throws Exception {
+        OutputStream saved = stdout;
+        int lineNo = 0;
+        for (String line : Files.readAllLines(script, StandardCharsets.UTF_8)) {
+            lineNo++;
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] parts = line.split("\t");
+            if (parts.length < 2 || parts[1].equals("batch") || parts[1].equals("apply")) {
+                throw new IllegalArgumentException("batch line " + lineNo + ": want <out>\\t<dump|meta> args...");
+            }
+            String[] cmd = java.util.Arrays.copyOfRange(parts, 1, parts.length);
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(Paths.get(parts[0])), 1 << 16)) {
+                stdout = out;
+                run(cmd);
+                out.flush();
+            } catch (Exception e) {
+                throw new RuntimeException("batch line " + lineNo + " (" + String.join(" ", cmd) + ") failed", e);
+            } finally {
+                stdout = saved;
+            }
         }
     }
 

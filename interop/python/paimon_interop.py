@@ -352,6 +352,19 @@ def null_array_element(v, pt):
     return False
 
 
+def null_map(v, pt):
+    """True if canon value v (of type pt) is or holds a null MAP."""
+    if pt.root == "MAP":
+        return v is None or any(null_map(k, pt.key) or null_map(x, pt.value) for k, x in v)
+    if v is None:
+        return False
+    if pt.root == "ARRAY":
+        return any(null_map(e, pt.elem) for e in v)
+    if pt.root == "ROW":
+        return any(null_map(v.get(n), ft) for n, ft in pt.fields)
+    return False
+
+
 def rows_to_arrow(table, rows):
     """Builds a pyarrow Table in the table's own Arrow schema (pypaimon's mapping) from canon-v1 rows."""
     import pyarrow as pa
@@ -365,10 +378,16 @@ def rows_to_arrow(table, rows):
         extra = set(row) - set(names)
         if extra:
             raise ValueError("row %d has unknown columns %s (schema: %s)" % (i, sorted(extra), names))
-    avro = str(table.options.options.to_map().get("file.format", "parquet")).lower() == "avro"
+    fmt = str(table.options.options.to_map().get("file.format", "parquet")).lower()
+    avro = fmt == "avro"
+    old_parquet = fmt == "parquet" and _version_tuple() < (2, 0, 0)
     arrays = []
     for f, af in zip(fields, schema):
         pt = ptype_of(f.type)
+        if old_parquet and any(null_map(row.get(f.name), pt) for row in rows):
+            # Observed: pypaimon 1.4.2 parquet files hold an empty map where a null MAP was written.
+            raise Unsupported("parquet writer of pypaimon %s: null MAP in column %s (written as empty map)"
+                              % (pypaimon_version(), f.name))
         if avro and any(null_array_element(row.get(f.name), pt) for row in rows):
             # PyarrowFieldParser.to_avro_type writes array items without a null union, so fastavro
             # rejects a null element.
@@ -602,6 +621,11 @@ def precheck_schema(schema):
                                   % f.name)
             if contains_root(pt, ("TIMESTAMP", "TIMESTAMP_LTZ"), lambda t: t.precision > 6):
                 raise Unsupported("avro writer: TIMESTAMP precision > 6 in column %s" % f.name)
+            if _version_tuple() < (2, 0, 0) and \
+                    contains_root(pt, ("TIMESTAMP", "TIMESTAMP_LTZ"), lambda t: t.precision == 0):
+                # 1.4.2's to_avro_type only knows ms/us; TIMESTAMP(0) maps to Arrow unit "s".
+                raise Unsupported("avro writer of pypaimon %s: TIMESTAMP(0) column %s"
+                                  % (pypaimon_version(), f.name))
         if fmt == "orc" and contains_root(pt, ("TIME",)):
             raise Unsupported("orc writer: TIME column %s (pyarrow ORC cannot write time32)" % f.name)
     if schema.primary_keys:
@@ -774,6 +798,18 @@ def cmd_apply(warehouse, plan_path):
 # dump / meta
 # ---------------------------------------------------------------------------------------------------------
 
+def renamed_columns(table):
+    """Top-level field ids whose name differs between schema versions, as 'old->new' strings."""
+    names = {}
+    for sid in range(0, table.table_schema.id + 1):
+        sch = table.schema_manager.get_schema(sid)
+        for f in sch.fields if sch is not None else ():
+            names.setdefault(f.id, [])
+            if f.name not in names[f.id]:
+                names[f.id].append(f.name)
+    return sorted("->".join(v) for v in names.values() if len(v) > 1)
+
+
 def cmd_dump(warehouse, ident, mode="merged", snapshot=None, tag=None, cols=None):
     if mode == "audit":
         raise Unsupported("dump --mode audit (pypaimon %s has no $audit_log system table)" % pypaimon_version())
@@ -792,6 +828,15 @@ def cmd_dump(warehouse, ident, mode="merged", snapshot=None, tag=None, cols=None
         if tag not in table.list_tags():
             raise ValueError("tag %r does not exist" % tag)
         table = table.copy({"scan.tag-name": tag})
+    if _version_tuple() < (2, 0, 0):
+        engine = table.options.options.to_map().get("merge-engine", "deduplicate")
+        if table.primary_keys and engine != "deduplicate":
+            raise Unsupported("merge-engine %s read (pypaimon %s always merges with deduplicate)"
+                              % (engine, pypaimon_version()))
+        renamed = renamed_columns(table)
+        if renamed:
+            raise Unsupported("dump of a table with renamed columns %s (pypaimon %s matches old data files "
+                              "by column name, not field id)" % (renamed, pypaimon_version()))
     fields = [(f.name, ptype_of(f.type)) for f in table.fields]
     by_name = dict(fields)
     if cols:
@@ -803,8 +848,10 @@ def cmd_dump(warehouse, ident, mode="merged", snapshot=None, tag=None, cols=None
         if unsupported_roots(pt, set()):
             raise Unsupported("unsupported type %s in column %s" % (pt.text, name))
     rb = table.new_read_builder()
-    if cols:
+    if cols and _version_tuple() >= (2, 0, 0):
         rb = rb.with_projection(list(cols))
+    # else: pypaimon 1.4.2 projection of PK tables returns shifted/empty columns, so read whole rows and
+    # let render_table pick the requested columns by name (same output, no pushdown).
     splits = rb.new_scan().plan().splits()
     result = rb.new_read().to_arrow(splits)
     return render_table(result, fields)
@@ -881,6 +928,12 @@ def main(argv=None):
         return EXIT_USAGE
     except Unsupported as e:
         sys.stderr.write("unsupported: %s\n" % e)
+        return EXIT_UNSUPPORTED
+    except NotImplementedError as e:
+        # pypaimon's own refusals (e.g. 2.x merge_engine_support.check_supported for merge options it
+        # cannot evaluate in Python).
+        traceback.print_exc(file=sys.stderr)
+        sys.stderr.write("unsupported: %s\n" % (e or "NotImplementedError"))
         return EXIT_UNSUPPORTED
     except Exception:  # noqa: BLE001 - the contract wants the exception text on stderr
         traceback.print_exc(file=sys.stderr)

@@ -1,0 +1,367 @@
+# Generates the scenario plans of interop/plans (python3 interop/plans/gen_plans.py). Edit here, not the JSON.
+import json, os
+OUT = os.path.dirname(os.path.abspath(__file__))  # writes the plans next to this script
+
+def F(i, name, typ): return {"id": i, "name": name, "type": typ}
+def dump(name, plan):
+    lines = ["{"]
+    lines.append(' "db": %s, "table": %s,' % (json.dumps(plan["db"]), json.dumps(plan["table"])))
+    s = plan["schema"]
+    lines.append(' "schema": {')
+    lines.append('  "fields": [')
+    lines.append(",\n".join("   " + json.dumps(f, ensure_ascii=False) for f in s["fields"]))
+    lines.append('  ],')
+    lines.append('  "partitionKeys": %s, "primaryKeys": %s,' % (json.dumps(s.get("partitionKeys", [])), json.dumps(s.get("primaryKeys", []))))
+    lines.append('  "options": %s,' % json.dumps(s.get("options", {}), ensure_ascii=False))
+    lines.append('  "comment": %s' % json.dumps(s.get("comment")))
+    lines.append(' },')
+    lines.append(' "ops": [')
+    lines.append(",\n".join("  " + json.dumps(o, ensure_ascii=False) for o in plan["ops"]))
+    lines.append(' ]')
+    lines.append('}')
+    txt = "\n".join(lines) + "\n"
+    json.loads(txt)
+    with open(os.path.join(OUT, name + ".json"), "w") as f:
+        f.write(txt)
+
+def plan(table, fields, ops, pk=(), part=(), options=None, comment=None):
+    return {"db": "interop", "table": table,
+            "schema": {"fields": fields, "partitionKeys": list(part), "primaryKeys": list(pk),
+                       "options": options or {}, "comment": comment},
+            "ops": ops}
+
+def W(rows, kinds=None):
+    o = {"op": "write", "rows": rows}
+    if kinds: o["kinds"] = kinds
+    return o
+
+f64 = lambda x: "f64:" + __import__("struct").pack(">d", x).hex()
+f32 = lambda x: "f32:" + __import__("struct").pack(">f", x).hex()
+
+# ---------------------------------------------------------------- append tables
+dump("append-unpartitioned", plan("append_unpartitioned",
+    [F(0, "id", "INT NOT NULL"), F(1, "name", "STRING"), F(2, "score", "DOUBLE")],
+    [{"op": "create"},
+     W([{"id": 1, "name": "a", "score": f64(1.5)}, {"id": 2, "name": None, "score": "f64:nan"}, {"id": 3, "name": "ü😀"}]),
+     W([{"id": 4, "name": "d", "score": f64(-0.0)}, {"id": 1, "name": "dup", "score": f64(float("inf"))}]),
+     W([{"id": 5, "name": ""}]),
+     {"op": "compact"},
+     W([{"id": 6, "name": "after-compact", "score": f64(2.0)}])],
+    options={"file.format": "parquet", "compaction.min.file-num": "2"}))
+
+dump("append-partitioned-orc", plan("append_partitioned_orc",
+    [F(0, "dt", "STRING NOT NULL"), F(1, "id", "BIGINT"), F(2, "v", "DECIMAL(10, 2)"), F(3, "tags", {"type": "ARRAY", "element": "STRING"})],
+    [{"op": "create"},
+     W([{"dt": "2024-01-01", "id": 1, "v": "1.50", "tags": ["x", None]}, {"dt": "2024-01-02", "id": 2, "v": "-0.01", "tags": []}]),
+     W([{"dt": "2024-01-01", "id": 3, "v": "99999999.99"}, {"dt": "2024-01-03", "id": 4, "v": "0.00", "tags": ["y"]}]),
+     W([{"dt": "2024-01-01", "id": 5, "v": "-12.30"}]),
+     {"op": "compact"},
+     W([{"dt": "2024-01-02", "id": 6}])],
+    part=["dt"], options={"file.format": "orc", "compaction.min.file-num": "2"}))
+
+dump("append-partitioned-avro", plan("append_partitioned_avro",
+    [F(0, "dt", "DATE NOT NULL"), F(1, "hr", "INT NOT NULL"), F(2, "msg", "VARCHAR(20)"), F(3, "ts", "TIMESTAMP(3)"), F(4, "raw", "BYTES")],
+    [{"op": "create"},
+     W([{"dt": "2024-03-01", "hr": 0, "msg": "m0", "ts": "2024-03-01T00:00:00.001000000", "raw": "00ff"},
+        {"dt": "2024-03-01", "hr": 23, "msg": "m1", "ts": "2024-03-01T23:59:59.999000000", "raw": ""}]),
+     W([{"dt": "2024-03-02", "hr": 5, "msg": "ñ", "ts": "1969-12-31T23:59:59.999000000"}]),
+     W([{"dt": "2024-03-01", "hr": 0, "msg": None, "raw": "deadbeef"}]),
+     {"op": "compact"}],
+    part=["dt", "hr"], options={"file.format": "avro", "compaction.min.file-num": "2"}))
+
+dump("append-fixed-bucket", plan("append_fixed_bucket",
+    [F(0, "k", "STRING NOT NULL"), F(1, "n", "INT"), F(2, "d", "DOUBLE")],
+    [{"op": "create"},
+     W([{"k": "a", "n": 1, "d": f64(0.5)}, {"k": "b", "n": 2}, {"k": "c", "n": 3}, {"k": "a", "n": 4}]),
+     W([{"k": "d", "n": 5}, {"k": "e", "n": 6}, {"k": "b", "n": 7, "d": f64(-1.0)}]),
+     W([{"k": "f", "n": 8}, {"k": "", "n": 9}]),
+     {"op": "compact"},
+     W([{"k": "g", "n": 10}])],
+    options={"bucket": "3", "bucket-key": "k", "file.format": "parquet"}))
+
+# ---------------------------------------------------------------- primary-key tables
+dump("pk-dedup", plan("pk_dedup",
+    [F(0, "dt", "STRING NOT NULL"), F(1, "id", "INT NOT NULL"), F(2, "name", "STRING"), F(3, "amount", "DECIMAL(12, 3)"), F(4, "ts", "TIMESTAMP(6)")],
+    [{"op": "create"},
+     W([{"dt": "d1", "id": 1, "name": "a", "amount": "1.000", "ts": "2024-05-01T10:00:00.123456000"},
+        {"dt": "d1", "id": 2, "name": "b", "amount": "2.500"},
+        {"dt": "d2", "id": 1, "name": "c", "amount": "-3.125"},
+        {"dt": "d2", "id": 3, "name": "d"}]),
+     W([{"dt": "d1", "id": 2, "name": "b", "amount": "2.500"}, {"dt": "d1", "id": 2, "name": "b2", "amount": "2.750"},
+        {"dt": "d2", "id": 3, "name": "d"}, {"dt": "d1", "id": 4, "name": "e"}],
+       ["-U", "+U", "-D", "+I"]),
+     W([{"dt": "d1", "id": 1, "name": "a-new", "amount": "10.000"}, {"dt": "d2", "id": 5, "name": "f"}]),
+     {"op": "compact"},
+     W([{"dt": "d2", "id": 1}, {"dt": "d1", "id": 6, "name": "g"}], ["-D", "+I"])],
+    pk=["dt", "id"], part=["dt"], options={"bucket": "2", "file.format": "parquet"}))
+
+dump("pk-dedup-avro", plan("pk_dedup_avro",
+    [F(0, "id", "BIGINT NOT NULL"), F(1, "v", "STRING"), F(2, "f", "FLOAT")],
+    [{"op": "create"},
+     W([{"id": i, "v": "v%d" % i, "f": f32(i / 2)} for i in range(1, 9)]),
+     W([{"id": 3}, {"id": 4, "v": "v4b"}, {"id": 100, "v": "new"}], ["-D", "+U", "+I"]),
+     {"op": "compact"},
+     W([{"id": 5, "v": "v5c", "f": "f32:nan"}, {"id": 1}], ["+I", "-D"])],
+    pk=["id"], options={"bucket": "2", "file.format": "avro"}))
+
+dump("pk-dedup-orc", plan("pk_dedup_orc",
+    [F(0, "k1", "INT NOT NULL"), F(1, "k2", "STRING NOT NULL"), F(2, "v", "BIGINT"), F(3, "d", "DATE")],
+    [{"op": "create"},
+     W([{"k1": 1, "k2": "a", "v": 10, "d": "2020-02-29"}, {"k1": 1, "k2": "b", "v": 11}, {"k1": 2, "k2": "a", "v": 12}]),
+     W([{"k1": 1, "k2": "a", "v": 20}, {"k1": 2, "k2": "a"}], ["+U", "-D"]),
+     {"op": "compact"},
+     W([{"k1": 3, "k2": "", "v": -1, "d": "1970-01-01"}])],
+    pk=["k1", "k2"], options={"bucket": "2", "file.format": "orc"}))
+
+dump("pk-partial-update", plan("pk_partial_update",
+    [F(0, "id", "INT NOT NULL"), F(1, "a", "STRING"), F(2, "b", "INT"), F(3, "c", "DOUBLE")],
+    [{"op": "create"},
+     W([{"id": 1, "a": "a1"}, {"id": 2, "b": 20}, {"id": 3, "a": "a3", "b": 30, "c": f64(3.0)}]),
+     W([{"id": 1, "b": 10}, {"id": 2, "a": "a2", "c": f64(2.0)}, {"id": 3, "b": 31}]),
+     W([{"id": 1, "c": f64(1.0)}, {"id": 4, "a": "a4"}]),
+     {"op": "compact"},
+     W([{"id": 4, "b": 40}, {"id": 1, "a": "a1-new"}])],
+    pk=["id"], options={"bucket": "2", "merge-engine": "partial-update", "file.format": "parquet"}))
+
+dump("pk-aggregation", plan("pk_aggregation",
+    [F(0, "id", "INT NOT NULL"), F(1, "total", "BIGINT"), F(2, "mx", "INT"), F(3, "last", "STRING"), F(4, "names", "STRING")],
+    [{"op": "create"},
+     W([{"id": 1, "total": 5, "mx": 3, "last": "x", "names": "a"}, {"id": 2, "total": 1, "mx": -1, "names": "p"}]),
+     W([{"id": 1, "total": 7, "mx": 2, "last": None, "names": "b"}, {"id": 2, "total": 10, "mx": 9, "last": "y"}]),
+     W([{"id": 1, "total": 100, "mx": 50, "last": "z", "names": "c"}, {"id": 3, "total": 0}]),
+     {"op": "compact"},
+     W([{"id": 1, "total": 2, "mx": 1, "last": None, "names": None}, {"id": 3, "total": 4, "mx": 4, "names": "q"}])],
+    pk=["id"], options={"bucket": "1", "merge-engine": "aggregation",
+                        "fields.total.aggregate-function": "sum", "fields.mx.aggregate-function": "max",
+                        "fields.last.aggregate-function": "last_non_null_value",
+                        "fields.names.aggregate-function": "listagg", "file.format": "parquet"}))
+
+dump("pk-first-row", plan("pk_first_row",
+    [F(0, "id", "INT NOT NULL"), F(1, "v", "STRING")],
+    [{"op": "create"},
+     W([{"id": 1, "v": "first"}, {"id": 2, "v": "first"}]),
+     W([{"id": 1, "v": "second"}, {"id": 3, "v": "first"}]),
+     {"op": "compact"},
+     W([{"id": 2, "v": "third"}, {"id": 4, "v": "first"}])],
+    pk=["id"], options={"bucket": "2", "merge-engine": "first-row", "file.format": "parquet"}))
+
+dump("pk-deletion-vectors", plan("pk_deletion_vectors",
+    [F(0, "id", "INT NOT NULL"), F(1, "v", "STRING"), F(2, "n", "BIGINT")],
+    [{"op": "create"},
+     W([{"id": i, "v": "v%d" % i, "n": i * 10} for i in range(1, 7)]),
+     W([{"id": 2, "v": "v2b", "n": 21}, {"id": 3}], ["+U", "-D"]),
+     {"op": "compact"},
+     W([{"id": 4, "v": "v4b", "n": 41}, {"id": 5}, {"id": 7, "v": "v7", "n": 70}], ["+U", "-D", "+I"]),
+     W([{"id": 1, "v": "v1b", "n": 11}, {"id": 6}], ["+U", "-D"])],
+    pk=["id"], options={"bucket": "2", "deletion-vectors.enabled": "true", "file.format": "parquet"}))
+
+dump("pk-changelog-input", plan("pk_changelog_input",
+    [F(0, "id", "INT NOT NULL"), F(1, "v", "STRING")],
+    [{"op": "create"},
+     W([{"id": 1, "v": "a"}, {"id": 2, "v": "b"}]),
+     W([{"id": 1, "v": "a"}, {"id": 1, "v": "a2"}, {"id": 2, "v": "b"}, {"id": 3, "v": "c"}], ["-U", "+U", "-D", "+I"]),
+     {"op": "compact"},
+     W([{"id": 3, "v": "c2"}], ["+U"])],
+    pk=["id"], options={"bucket": "1", "changelog-producer": "input", "file.format": "orc"}))
+
+# ---------------------------------------------------------------- every data type
+def all_types_fields():
+    return [
+        F(0, "id", "INT NOT NULL"),
+        F(1, "c_bool", "BOOLEAN"), F(2, "c_tiny", "TINYINT"), F(3, "c_small", "SMALLINT"),
+        F(4, "c_int", "INT"), F(5, "c_big", "BIGINT"), F(6, "c_float", "FLOAT"), F(7, "c_double", "DOUBLE"),
+        F(8, "c_dec_5_2", "DECIMAL(5, 2)"), F(9, "c_dec_18_4", "DECIMAL(18, 4)"), F(10, "c_dec_38_10", "DECIMAL(38, 10)"),
+        F(11, "c_char", "CHAR(5)"), F(12, "c_varchar", "VARCHAR(10)"), F(13, "c_string", "STRING"),
+        F(14, "c_binary", "BINARY(4)"), F(15, "c_varbinary", "VARBINARY(8)"), F(16, "c_bytes", "BYTES"),
+        F(17, "c_date", "DATE"), F(18, "c_time", "TIME"), F(19, "c_time3", "TIME(3)"),
+        F(20, "c_ts0", "TIMESTAMP(0)"), F(21, "c_ts3", "TIMESTAMP(3)"), F(22, "c_ts6", "TIMESTAMP(6)"), F(23, "c_ts9", "TIMESTAMP(9)"),
+        F(24, "c_ltz3", "TIMESTAMP(3) WITH LOCAL TIME ZONE"), F(25, "c_ltz6", "TIMESTAMP(6) WITH LOCAL TIME ZONE"),
+        F(26, "c_ltz9", "TIMESTAMP(9) WITH LOCAL TIME ZONE"),
+        F(27, "c_arr_int", {"type": "ARRAY", "element": "INT"}),
+        F(28, "c_arr_str", {"type": "ARRAY", "element": "STRING"}),
+        F(29, "c_map", {"type": "MAP", "key": "STRING NOT NULL", "value": "INT"}),
+        F(30, "c_map_int_arr", {"type": "MAP", "key": "INT NOT NULL", "value": {"type": "ARRAY", "element": "STRING"}}),
+        F(31, "c_multiset", {"type": "MULTISET", "element": "STRING NOT NULL"}),
+        F(32, "c_row", {"type": "ROW", "fields": [F(33, "x", "INT"), F(34, "y", "STRING"),
+                                                   F(35, "z", {"type": "ROW", "fields": [F(36, "d", "DECIMAL(20, 5)"), F(37, "t", "TIMESTAMP(9)")]})]}),
+        F(38, "c_arr_row", {"type": "ARRAY", "element": {"type": "ROW", "fields": [F(39, "a", "BIGINT"), F(40, "b", "DOUBLE")]}}),
+        F(41, "c_nn_str", "STRING NOT NULL"),
+    ]
+
+ROW_TYPICAL = {
+    "id": 1, "c_bool": True, "c_tiny": 12, "c_small": -1234, "c_int": 123456, "c_big": 1234567890123,
+    "c_float": f32(1.25), "c_double": f64(-2.5),
+    "c_dec_5_2": "123.45", "c_dec_18_4": "-12345678901234.5678", "c_dec_38_10": "1234567890123456789012345678.0123456789",
+    "c_char": "ab", "c_varchar": "hello", "c_string": "a longer string value ✓",
+    "c_binary": "01020304", "c_varbinary": "cafe", "c_bytes": "00112233445566778899",
+    "c_date": "2024-02-29", "c_time": "12:34:56.000", "c_time3": "23:59:59.999",
+    "c_ts0": "2024-02-29T12:34:56.000000000", "c_ts3": "2024-02-29T12:34:56.789000000",
+    "c_ts6": "2024-02-29T12:34:56.789012000", "c_ts9": "2024-02-29T12:34:56.789012345",
+    "c_ltz3": "2024-02-29T12:34:56.789000000Z", "c_ltz6": "2024-02-29T12:34:56.789012000Z", "c_ltz9": "2024-02-29T12:34:56.789012345Z",
+    "c_arr_int": [1, None, 3], "c_arr_str": ["a", "", None, "ü"],
+    "c_map": [["k1", 1], ["k2", None]], "c_map_int_arr": [[1, ["x", "y"]], [2, None], [3, []]],
+    "c_multiset": [["m", 2], ["n", 1]],
+    "c_row": {"x": 7, "y": "seven", "z": {"d": "123456789012345.12345", "t": "2000-01-01T00:00:00.000000001"}},
+    "c_arr_row": [{"a": 1, "b": f64(0.5)}, None, {"a": None, "b": None}],
+    "c_nn_str": "required",
+}
+ROW_EDGE = {
+    "id": 2, "c_bool": False, "c_tiny": -128, "c_small": 32767, "c_int": -2147483648, "c_big": 9223372036854775807,
+    "c_float": "f32:nan", "c_double": f64(float("-inf")),
+    "c_dec_5_2": "-999.99", "c_dec_18_4": "99999999999999.9999", "c_dec_38_10": "-9999999999999999999999999999.9999999999",
+    "c_char": "", "c_varchar": "😀😀", "c_string": "",
+    "c_binary": "00000000", "c_varbinary": "", "c_bytes": "",
+    "c_date": "1969-12-31", "c_time": "00:00:00.000", "c_time3": "00:00:00.001",
+    "c_ts0": "1969-12-31T23:59:59.000000000", "c_ts3": "1969-12-31T23:59:59.999000000",
+    "c_ts6": "1900-01-01T00:00:00.000001000", "c_ts9": "1969-12-31T23:59:59.999999999",
+    "c_ltz3": "1970-01-01T00:00:00.000000000Z", "c_ltz6": "1969-12-31T23:59:59.999999000Z", "c_ltz9": "2262-04-11T23:47:16.854775807Z",
+    "c_arr_int": [], "c_arr_str": [], "c_map": [], "c_map_int_arr": [], "c_multiset": [],
+    "c_row": {"x": None, "y": None, "z": None}, "c_arr_row": [],
+    "c_nn_str": "edge",
+}
+ROW_NULLS = {"id": 3, "c_nn_str": ""}
+ROW_MIXED = dict(ROW_TYPICAL, id=4, c_int=0, c_big=-1, c_float=f32(-0.0), c_double="f64:nan", c_string="x" * 40,
+                 c_ts9="2038-01-19T03:14:07.999999999", c_map=[["z", 26], ["a", 1]], c_row=None)
+
+def avro_fields(fields):
+    # Java's Avro format rejects TIMESTAMP precision > 6.
+    return json.loads(json.dumps(fields).replace("TIMESTAMP(9)", "TIMESTAMP(6)"))
+def avro_row(row):
+    r = json.loads(json.dumps(row))
+    for k in ("c_ts9", "c_ltz9"):
+        if isinstance(r.get(k), str):
+            z = r[k].endswith("Z")
+            base = r[k].rstrip("Z")
+            r[k] = base[:-3] + "000" + ("Z" if z else "")
+    if isinstance(r.get("c_row"), dict) and isinstance(r["c_row"].get("z"), dict):
+        t = r["c_row"]["z"]["t"]
+        r["c_row"]["z"]["t"] = t[:-3] + "000"
+    return r
+for fmt in ("parquet", "orc", "avro"):
+    fields, rows = all_types_fields(), [ROW_TYPICAL, ROW_EDGE, ROW_NULLS, ROW_MIXED]
+    if fmt == "avro":
+        fields, rows = avro_fields(fields), [avro_row(r) for r in rows]
+    dump("all-types-" + fmt, plan("all_types_" + fmt, fields,
+        [{"op": "create"},
+         W(rows[:2]),
+         W(rows[2:3]),
+         W(rows[3:])],
+        options={"file.format": fmt}))
+
+# PK table whose key uses every type that can be a key (exercises BinaryRow key encoding and bucketing).
+KEY_FIELDS = [F(0, "k_bool", "BOOLEAN NOT NULL"), F(1, "k_int", "INT NOT NULL"), F(2, "k_big", "BIGINT NOT NULL"),
+              F(3, "k_str", "STRING NOT NULL"), F(4, "k_dec", "DECIMAL(20, 2) NOT NULL"), F(5, "k_ts", "TIMESTAMP(9) NOT NULL"),
+              F(6, "k_date", "DATE NOT NULL"), F(7, "k_bin", "BYTES NOT NULL"), F(8, "v", "STRING")]
+def krow(i, v, s="k", big=0):
+    return {"k_bool": i % 2 == 0, "k_int": i, "k_big": big or i * 1000000007, "k_str": s * (i % 10),
+            "k_dec": "%d.%02d" % (i * 1000000000000, i % 100), "k_ts": "2024-01-01T00:00:00.%09d" % (i * 111),
+            "k_date": "2024-01-%02d" % (1 + i % 28), "k_bin": "%02x" % i * (i % 12), "v": v}
+dump("pk-composite-key", plan("pk_composite_key", KEY_FIELDS,
+    [{"op": "create"},
+     W([krow(i, "a%d" % i) for i in range(0, 12)]),
+     W([krow(3, "b3"), krow(5, None), krow(20, "b20", s="中")], ["+U", "-D", "+I"]),
+     {"op": "compact"},
+     W([krow(7, "c7")])],
+    pk=[f["name"] for f in KEY_FIELDS[:8]], options={"bucket": "4", "file.format": "parquet"}))
+
+# ---------------------------------------------------------------- schema evolution
+dump("schema-evolution", plan("schema_evolution",
+    [F(0, "id", "INT NOT NULL"), F(1, "a", "INT"), F(2, "b", "STRING"), F(3, "f", "FLOAT"), F(4, "gone", "STRING")],
+    [{"op": "create"},
+     W([{"id": 1, "a": 10, "b": "one", "f": f32(1.5), "gone": "x"}, {"id": 2, "a": 20, "b": "two", "f": f32(2.5), "gone": "y"}]),
+     {"op": "alter", "changes": [{"addColumn": {"name": "c", "type": "STRING", "comment": "added"}}]},
+     W([{"id": 3, "a": 30, "b": "three", "c": "c3", "gone": "z"}]),
+     {"op": "alter", "changes": [{"dropColumn": "gone"}, {"renameColumn": {"from": "b", "to": "b_renamed"}}]},
+     W([{"id": 4, "a": 40, "b_renamed": "four", "c": "c4"}, {"id": 1, "a": 11}], ["+I", "+U"]),
+     {"op": "alter", "changes": [{"updateColumnType": {"name": "a", "type": "BIGINT"}}, {"updateColumnType": {"name": "f", "type": "DOUBLE"}},
+                                 {"setOption": {"key": "snapshot.num-retained.max", "value": "100"}}]},
+     W([{"id": 5, "a": 5000000000, "b_renamed": "five", "f": f64(0.1)}]),
+     {"op": "alter", "changes": [{"addColumn": {"name": "gone", "type": "INT", "comment": None}}, {"removeOption": "snapshot.num-retained.max"}]},
+     W([{"id": 6, "gone": 66}]),
+     {"op": "compact"},
+     W([{"id": 7, "a": 7, "b_renamed": "seven", "c": "c7", "gone": 77}])],
+    pk=["id"], options={"bucket": "2", "file.format": "parquet"}))
+
+dump("schema-evolution-append", plan("schema_evolution_append",
+    [F(0, "id", "INT NOT NULL"), F(1, "small", "SMALLINT"), F(2, "s", "STRING"), F(3, "d", "DECIMAL(10, 2)")],
+    [{"op": "create"},
+     W([{"id": 1, "small": 1, "s": "a", "d": "1.10"}, {"id": 2, "small": -2, "s": "b", "d": "2.20"}]),
+     {"op": "alter", "changes": [{"updateColumnType": {"name": "small", "type": "INT"}}, {"addColumn": {"name": "extra", "type": "DOUBLE", "comment": None}}]},
+     W([{"id": 3, "small": 100000, "s": "c", "d": "3.30", "extra": f64(3.0)}]),
+     {"op": "alter", "changes": [{"updateColumnType": {"name": "d", "type": "DECIMAL(20, 2)"}}, {"renameColumn": {"from": "s", "to": "s2"}}, {"dropColumn": "extra"}]},
+     W([{"id": 4, "small": 4, "s2": "d", "d": "123456789012345.67"}]),
+     {"op": "compact"}],
+    options={"file.format": "orc", "compaction.min.file-num": "2"}))
+
+# ---------------------------------------------------------------- tags, expire, rollback
+dump("tag-expire", plan("tag_expire",
+    [F(0, "id", "INT NOT NULL"), F(1, "v", "STRING")],
+    [{"op": "create"},
+     W([{"id": 1, "v": "s1"}, {"id": 2, "v": "s1"}]),
+     {"op": "tag", "name": "t1"},
+     W([{"id": 1, "v": "s2"}, {"id": 3, "v": "s2"}]),
+     W([{"id": 2}], ["-D"]),
+     {"op": "tag", "name": "t2", "snapshot": 2},
+     {"op": "tag", "name": "t3"},
+     {"op": "compact"},
+     W([{"id": 4, "v": "s5"}]),
+     {"op": "deleteTag", "name": "t3"},
+     {"op": "expire", "retainMax": 1, "retainMin": 1}],
+    pk=["id"], options={"bucket": "1", "file.format": "parquet"}))
+
+dump("rollback", plan("rollback",
+    [F(0, "dt", "STRING NOT NULL"), F(1, "id", "INT NOT NULL"), F(2, "v", "STRING")],
+    [{"op": "create"},
+     W([{"dt": "a", "id": 1, "v": "s1"}]),
+     W([{"dt": "a", "id": 2, "v": "s2"}]),
+     {"op": "tag", "name": "keep", "snapshot": 2},
+     W([{"dt": "b", "id": 3, "v": "s3"}]),
+     W([{"dt": "b", "id": 4, "v": "s4"}]),
+     {"op": "rollback", "snapshot": 3},
+     W([{"dt": "c", "id": 5, "v": "after-rollback-1"}]),
+     {"op": "rollback", "tag": "keep"},
+     W([{"dt": "c", "id": 6, "v": "after-rollback-2"}])],
+    part=["dt"], options={"file.format": "avro"}))
+
+# ---------------------------------------------------------------- overwrite, drop partition
+dump("overwrite-partition", plan("overwrite_partition",
+    [F(0, "dt", "STRING NOT NULL"), F(1, "id", "INT NOT NULL"), F(2, "v", "STRING")],
+    [{"op": "create"},
+     W([{"dt": "2024-01-01", "id": 1, "v": "old"}, {"dt": "2024-01-01", "id": 2, "v": "old"},
+        {"dt": "2024-01-02", "id": 3, "v": "old"}, {"dt": "2024-01-03", "id": 4, "v": "old"}]),
+     {"op": "overwrite", "partition": {"dt": "2024-01-01"}, "rows": [{"dt": "2024-01-01", "id": 10, "v": "static"}]},
+     {"op": "overwrite", "rows": [{"dt": "2024-01-02", "id": 20, "v": "dynamic"}, {"dt": "2024-01-05", "id": 50, "v": "dynamic"}]},
+     W([{"dt": "2024-01-03", "id": 5, "v": "append"}])],
+    part=["dt"], options={"file.format": "parquet"}))
+
+dump("overwrite-pk", plan("overwrite_pk",
+    [F(0, "dt", "INT NOT NULL"), F(1, "id", "INT NOT NULL"), F(2, "v", "STRING")],
+    [{"op": "create"},
+     W([{"dt": 1, "id": 1, "v": "a"}, {"dt": 1, "id": 2, "v": "b"}, {"dt": 2, "id": 1, "v": "c"}]),
+     {"op": "overwrite", "partition": {"dt": "1"}, "rows": [{"dt": 1, "id": 2, "v": "b-over"}, {"dt": 1, "id": 3, "v": "new"}]},
+     W([{"dt": 2, "id": 2, "v": "d"}]),
+     {"op": "overwrite", "partition": {"dt": "2"}, "rows": []}],
+    pk=["dt", "id"], part=["dt"], options={"bucket": "2", "file.format": "orc"}))
+
+dump("drop-partition", plan("drop_partition",
+    [F(0, "region", "STRING NOT NULL"), F(1, "dt", "DATE NOT NULL"), F(2, "id", "INT NOT NULL"), F(3, "v", "DOUBLE")],
+    [{"op": "create"},
+     W([{"region": "eu", "dt": "2024-01-01", "id": 1, "v": f64(1)}, {"region": "eu", "dt": "2024-01-02", "id": 2, "v": f64(2)},
+        {"region": "us", "dt": "2024-01-01", "id": 3, "v": f64(3)}]),
+     W([{"region": "us", "dt": "2024-01-02", "id": 4, "v": f64(4)}, {"region": "eu", "dt": "2024-01-01", "id": 5}]),
+     {"op": "dropPartition", "partition": {"region": "eu", "dt": "2024-01-01"}},
+     W([{"region": "eu", "dt": "2024-01-03", "id": 6, "v": f64(6)}]),
+     {"op": "dropPartition", "partition": {"region": "us"}}],
+    pk=["region", "dt", "id"], part=["region", "dt"], options={"bucket": "1", "file.format": "parquet"}))
+
+for producer in ("lookup", "full-compaction"):
+    name = "pk-changelog-" + producer
+    dump(name, plan(name.replace("-", "_"),
+        [F(0, "id", "INT NOT NULL"), F(1, "v", "STRING"), F(2, "n", "INT")],
+        [{"op": "create"},
+         W([{"id": 1, "v": "a", "n": 1}, {"id": 2, "v": "b", "n": 2}, {"id": 3, "v": "c", "n": 3}]),
+         W([{"id": 1, "v": "a2", "n": 10}, {"id": 2}, {"id": 4, "v": "d", "n": 4}], ["+U", "-D", "+I"]),
+         {"op": "compact"},
+         W([{"id": 3, "v": "c2", "n": 30}, {"id": 5, "v": "e", "n": 5}]),
+         {"op": "compact"}],
+        pk=["id"], options={"bucket": "2", "changelog-producer": producer, "file.format": "parquet"}))
