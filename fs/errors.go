@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	iofs "io/fs"
@@ -58,4 +59,14 @@ func Exist(op, name string, cause error) error {
 		return PathErr(op, name, iofs.ErrExist)
 	}
 	return PathErr(op, name, fmt.Errorf("%w: %w", iofs.ErrExist, cause))
+}
+
+// CheckContext returns a *io/fs.PathError for op on name wrapping ctx.Err()
+// when ctx is already done, so implementations fail fast and uniformly
+// before starting any work.
+func CheckContext(ctx context.Context, op, name string) error {
+	if err := ctx.Err(); err != nil {
+		return PathErr(op, name, err)
+	}
+	return nil
 }

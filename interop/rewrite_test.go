@@ -45,22 +45,25 @@ func TestLiveRewrittenMetadataReadByJava(t *testing.T) {
 			n := rewriteMetadata(ctx, t, paimon.NewTableMeta(fsys, db+".db/"+table))
 			t.Logf("rewrote %d metadata files", n)
 
-			check := func(name string, o interop.DumpOptions) {
-				want := readCanon(t, filepath.Join(c.dir, name))
-				out, err := r.Dump(ctx, wh, c.sc.Table, o)
-				require.NoError(t, err)
-				got, err := canon.ReadLines(bytes.NewReader(out))
-				require.NoError(t, err)
-				if d := canon.Compare(want, got); d != "" {
-					t.Errorf("%s after rewriting the metadata: %s", name, d)
-				}
+			// All dumps of this warehouse run in one JVM.
+			out := t.TempDir()
+			var items []interop.BatchItem
+			add := func(name string, o interop.DumpOptions) {
+				items = append(items, interop.BatchItem{Out: filepath.Join(out, name), Args: interop.DumpArgs(wh, c.sc.Table, o)})
 			}
-			check("expected.jsonl", interop.DumpOptions{})
+			add("expected.jsonl", interop.DumpOptions{})
 			for _, id := range c.sc.Snapshots {
-				check(snapshotFile(id), interop.DumpOptions{Snapshot: id})
+				add(snapshotFile(id), interop.DumpOptions{Snapshot: id})
 			}
 			for _, tag := range c.sc.Tags {
-				check("expected-tag-"+tag+".jsonl", interop.DumpOptions{Tag: tag})
+				add("expected-tag-"+tag+".jsonl", interop.DumpOptions{Tag: tag})
+			}
+			require.NoError(t, r.Batch(ctx, items))
+			for _, it := range items {
+				name := filepath.Base(it.Out)
+				if d := canon.Compare(readCanon(t, filepath.Join(c.dir, name)), readCanon(t, it.Out)); d != "" {
+					t.Errorf("%s after rewriting the metadata: %s", name, d)
+				}
 			}
 		})
 	}

@@ -131,20 +131,13 @@ func mapErr(op, name string, err error) error {
 	return fs.PathErr(op, name, err)
 }
 
-func ctxErr(ctx context.Context, op, name string) error {
-	if err := ctx.Err(); err != nil {
-		return fs.PathErr(op, name, err)
-	}
-	return nil
-}
-
 // Open looks up the object's size and returns a File doing ranged reads.
 func (f *FS) Open(ctx context.Context, name string) (fs.File, error) {
 	const op = "open"
 	if err := fs.CheckName(op, name); err != nil {
 		return nil, err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return nil, err
 	}
 	key := f.key(name)
@@ -161,7 +154,7 @@ func (f *FS) ReadFile(ctx context.Context, name string) ([]byte, error) {
 	if err := fs.CheckName(op, name); err != nil {
 		return nil, err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return nil, err
 	}
 	b, err := f.bucket.ReadAll(ctx, f.key(name))
@@ -178,7 +171,7 @@ func (f *FS) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 	if err := fs.CheckDir(op, name); err != nil {
 		return fs.FileInfo{}, err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return fs.FileInfo{}, err
 	}
 	if name == "." {
@@ -211,7 +204,7 @@ func (f *FS) List(ctx context.Context, dir string) iter.Seq2[fs.FileInfo, error]
 			yield(fs.FileInfo{}, err)
 			return
 		}
-		if err := ctxErr(ctx, op, dir); err != nil {
+		if err := fs.CheckContext(ctx, op, dir); err != nil {
 			yield(fs.FileInfo{}, err)
 			return
 		}
@@ -252,7 +245,7 @@ func (f *FS) Remove(ctx context.Context, name string) error {
 	if err := fs.CheckName(op, name); err != nil {
 		return err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return err
 	}
 	return mapErr(op, name, f.bucket.Delete(ctx, f.key(name)))
@@ -265,7 +258,7 @@ func (f *FS) RemoveAll(ctx context.Context, name string) error {
 	if err := fs.CheckName(op, name); err != nil {
 		return err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return err
 	}
 	it := f.bucket.List(&blob.ListOptions{Prefix: f.dirPrefix(name)})

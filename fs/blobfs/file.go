@@ -30,7 +30,7 @@ func (r *file) ReadAt(p []byte, off int64) (int, error) {
 	if r.closed.Load() {
 		return 0, fs.PathErr(op, r.name, fs.ErrClosed)
 	}
-	if err := ctxErr(r.ctx, op, r.name); err != nil {
+	if err := fs.CheckContext(r.ctx, op, r.name); err != nil {
 		return 0, err
 	}
 	if off < 0 {

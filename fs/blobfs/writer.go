@@ -26,7 +26,7 @@ func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (f
 	if err := fs.CheckName(op, name); err != nil {
 		return nil, err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return nil, err
 	}
 	ifNotExist := opts != nil && opts.IfNotExist

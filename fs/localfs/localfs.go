@@ -106,20 +106,13 @@ func translate(op, name string, err error) error {
 	return fs.PathErr(op, name, inner)
 }
 
-func ctxErr(ctx context.Context, op, name string) error {
-	if err := ctx.Err(); err != nil {
-		return fs.PathErr(op, name, err)
-	}
-	return nil
-}
-
 // Open opens the named file for reading. See fs.FS.
 func (f *FS) Open(ctx context.Context, name string) (fs.File, error) {
 	const op = "open"
 	if err := fs.CheckName(op, name); err != nil {
 		return nil, err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return nil, err
 	}
 	p, err := f.osPath(op, name)
@@ -148,7 +141,7 @@ func (f *FS) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 	if err := fs.CheckDir(op, name); err != nil {
 		return fs.FileInfo{}, err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return fs.FileInfo{}, err
 	}
 	p, err := f.osPath(op, name)
@@ -191,7 +184,7 @@ func (f *FS) List(ctx context.Context, dir string) iter.Seq2[fs.FileInfo, error]
 			yield(fs.FileInfo{}, err)
 			return
 		}
-		if err := ctxErr(ctx, op, dir); err != nil {
+		if err := fs.CheckContext(ctx, op, dir); err != nil {
 			yield(fs.FileInfo{}, err)
 			return
 		}
@@ -230,7 +223,7 @@ func (f *FS) List(ctx context.Context, dir string) iter.Seq2[fs.FileInfo, error]
 				yield(fs.FileInfo{}, translate(op, dir, err))
 				return
 			}
-			if err := ctxErr(ctx, op, dir); err != nil {
+			if err := fs.CheckContext(ctx, op, dir); err != nil {
 				yield(fs.FileInfo{}, err)
 				return
 			}
@@ -262,7 +255,7 @@ func (f *FS) Remove(ctx context.Context, name string) error {
 	if err := fs.CheckName(op, name); err != nil {
 		return err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return err
 	}
 	p, err := f.osPath(op, name)
@@ -278,7 +271,7 @@ func (f *FS) MkdirAll(ctx context.Context, dir string) error {
 	if err := fs.CheckDir(op, dir); err != nil {
 		return err
 	}
-	if err := ctxErr(ctx, op, dir); err != nil {
+	if err := fs.CheckContext(ctx, op, dir); err != nil {
 		return err
 	}
 	p, err := f.osPath(op, dir)
@@ -294,7 +287,7 @@ func (f *FS) RemoveAll(ctx context.Context, name string) error {
 	if err := fs.CheckName(op, name); err != nil {
 		return err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return err
 	}
 	p, err := f.osPath(op, name)

@@ -104,20 +104,13 @@ func (f *FS) parentFor(name string, create bool) (*node, string, error) {
 	return n, elems[len(elems)-1], nil
 }
 
-func ctxErr(ctx context.Context, op, name string) error {
-	if err := ctx.Err(); err != nil {
-		return fs.PathErr(op, name, err)
-	}
-	return nil
-}
-
 // Open returns a File reading a snapshot of the named file. See fs.FS.
 func (f *FS) Open(ctx context.Context, name string) (fs.File, error) {
 	const op = "open"
 	if err := fs.CheckName(op, name); err != nil {
 		return nil, err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return nil, err
 	}
 	f.mu.RLock()
@@ -138,7 +131,7 @@ func (f *FS) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 	if err := fs.CheckDir(op, name); err != nil {
 		return fs.FileInfo{}, err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return fs.FileInfo{}, err
 	}
 	f.mu.RLock()
@@ -170,7 +163,7 @@ func (f *FS) List(ctx context.Context, dir string) iter.Seq2[fs.FileInfo, error]
 			yield(fs.FileInfo{}, err)
 			return
 		}
-		if err := ctxErr(ctx, op, dir); err != nil {
+		if err := fs.CheckContext(ctx, op, dir); err != nil {
 			yield(fs.FileInfo{}, err)
 			return
 		}
@@ -205,7 +198,7 @@ func (f *FS) Remove(ctx context.Context, name string) error {
 	if err := fs.CheckName(op, name); err != nil {
 		return err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return err
 	}
 	f.mu.Lock()
@@ -227,7 +220,7 @@ func (f *FS) MkdirAll(ctx context.Context, dir string) error {
 	if err := fs.CheckDir(op, dir); err != nil {
 		return err
 	}
-	if err := ctxErr(ctx, op, dir); err != nil {
+	if err := fs.CheckContext(ctx, op, dir); err != nil {
 		return err
 	}
 	if dir == "." {
@@ -254,7 +247,7 @@ func (f *FS) RemoveAll(ctx context.Context, name string) error {
 	if err := fs.CheckName(op, name); err != nil {
 		return err
 	}
-	if err := ctxErr(ctx, op, name); err != nil {
+	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return err
 	}
 	f.mu.Lock()

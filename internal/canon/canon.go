@@ -307,7 +307,9 @@ func DecodeValue(t schema.DataType, j any) (any, error) {
 			return bad()
 		}
 		if str == "f32:nan" {
-			return float32(math.NaN()), nil
+			// Java's canonical NaN (Float.NaN), which is also what Java
+			// writes when it normalises NaNs.
+			return math.Float32frombits(0x7fc00000), nil
 		}
 		var bits uint32
 		if _, err := fmt.Sscanf(str, "f32:%08x", &bits); err != nil || len(str) != 12 {
@@ -319,7 +321,7 @@ func DecodeValue(t schema.DataType, j any) (any, error) {
 			return bad()
 		}
 		if str == "f64:nan" {
-			return math.NaN(), nil
+			return math.Float64frombits(0x7ff8000000000000), nil // Java Double.NaN
 		}
 		var bits uint64
 		if _, err := fmt.Sscanf(str, "f64:%016x", &bits); err != nil || len(str) != 20 {

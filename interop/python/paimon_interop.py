@@ -365,6 +365,22 @@ def null_map(v, pt):
     return False
 
 
+def pre_epoch_sub_milli(v, pt):
+    """True if canon value v holds a TIMESTAMP(p>3) before 1970 with a non-zero sub-millisecond part."""
+    if v is None:
+        return False
+    if pt.root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        ns = parse_ts_nanos(v, pt.root == "TIMESTAMP_LTZ")
+        return pt.precision > 3 and ns < 0 and ns % 10 ** 6 != 0
+    if pt.root == "ARRAY":
+        return any(pre_epoch_sub_milli(e, pt.elem) for e in v)
+    if pt.root == "MAP":
+        return any(pre_epoch_sub_milli(k, pt.key) or pre_epoch_sub_milli(x, pt.value) for k, x in v)
+    if pt.root == "ROW":
+        return any(pre_epoch_sub_milli(v.get(n), ft) for n, ft in pt.fields)
+    return False
+
+
 def rows_to_arrow(table, rows):
     """Builds a pyarrow Table in the table's own Arrow schema (pypaimon's mapping) from canon-v1 rows."""
     import pyarrow as pa
@@ -384,6 +400,11 @@ def rows_to_arrow(table, rows):
     arrays = []
     for f, af in zip(fields, schema):
         pt = ptype_of(f.type)
+        if fmt == "orc" and any(pre_epoch_sub_milli(row.get(f.name), pt) for row in rows):
+            # Observed: Java Paimon 1.4.2 fails (IllegalArgumentException in Timestamp.fromEpochMillis via
+            # OrcTimestampColumnVector) on such values in ORC files written by pyarrow.
+            raise Unsupported("orc writer: TIMESTAMP before 1970 with sub-millisecond digits in column %s "
+                              "(Java Paimon cannot read pyarrow's encoding)" % f.name)
         if old_parquet and any(null_map(row.get(f.name), pt) for row in rows):
             # Observed: pypaimon 1.4.2 parquet files hold an empty map where a null MAP was written.
             raise Unsupported("parquet writer of pypaimon %s: null MAP in column %s (written as empty map)"
@@ -626,6 +647,12 @@ def precheck_schema(schema):
                 # 1.4.2's to_avro_type only knows ms/us; TIMESTAMP(0) maps to Arrow unit "s".
                 raise Unsupported("avro writer of pypaimon %s: TIMESTAMP(0) column %s"
                                   % (pypaimon_version(), f.name))
+        if fmt == "parquet" and contains_root(pt, ("TIMESTAMP", "TIMESTAMP_LTZ"), lambda t: t.precision > 6):
+            # pyarrow writes timestamp[ns] as INT64 nanos; Java Paimon 1.4.2 writes and expects INT96 for
+            # precision > 6 (ParquetSchemaConverter.createTimestampWithLogicalType) and misreads the file
+            # (wrong values for TIMESTAMP, an exception for TIMESTAMP_LTZ).
+            raise Unsupported("parquet writer: TIMESTAMP precision > 6 in column %s (pypaimon writes INT64 "
+                              "nanos, Java Paimon expects INT96)" % f.name)
         if fmt == "orc" and contains_root(pt, ("TIME",)):
             raise Unsupported("orc writer: TIME column %s (pyarrow ORC cannot write time32)" % f.name)
     if schema.primary_keys:
