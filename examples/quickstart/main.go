@@ -27,7 +27,7 @@ import (
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
-const defaultTable = "testdata/golden/java-1.4.2/pk-dedup/warehouse/d.db/t"
+const defaultTable = "testdata/golden/java-1.4.2/pk-dedup/warehouse/interop.db/pk_dedup"
 
 func main() {
 	table := flag.String("table", defaultTable, "directory of a Paimon table")

@@ -14,8 +14,11 @@ PAIMON type of the column, never by the Arrow type alone.
 Exit codes: 0 ok, 1 error (traceback on stderr), 2 usage error, 3 "unsupported: ..." (the installed
 pypaimon cannot do what was asked; the harness should skip, not fail). stdout carries only the JSONL output.
 
-Tested with pypaimon 2.1.0 (full feature set below) and 1.4.2 (degraded: no snapshot-id time travel, no
-system tables, no alter / drop-partition).
+Tested with pypaimon 2.1.0 and 1.4.2. With 1.4.2 the script degrades to exit 3 for: dump --snapshot
+(1.4.2 silently ignores scan.snapshot-id), meta (no system tables), dumps of tables with renamed columns or
+a non-deduplicate merge engine (1.4.2 reads them wrongly), dynamic-bucket PK writes, and a few format gaps.
+Besides pypaimon's own gaps, apply also refuses layouts pypaimon writes but Java Paimon 1.4.2 cannot read
+(see precheck_schema / rows_to_arrow), so a Python-written warehouse is always a valid Java-readable one.
 """
 
 import json
@@ -39,6 +42,10 @@ class Unsupported(Exception):
 
 class UsageError(Exception):
     """Raised for bad command lines; reported as exit 2."""
+
+
+class BadValue(ValueError):
+    """A plan value that is not valid canon-v1 for its column type (names the column path)."""
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -334,8 +341,10 @@ def encode_value(v, pt, arrow_type, path):
             for i, (name, ft) in enumerate(pt.fields):
                 out[name] = encode_value(v.get(name), ft, arrow_type.field(i).type, path + "." + name)
             return out
+    except BadValue:
+        raise
     except (ValueError, TypeError, struct.error) as e:
-        raise ValueError("column %s (%s): bad canon-v1 value %r: %s" % (path, pt.text, v, e)) from None
+        raise BadValue("column %s (%s): bad canon-v1 value %r: %s" % (path, pt.text, v, e)) from None
     raise Unsupported("type %s" % pt.text)
 
 
@@ -626,7 +635,8 @@ def plan_schema(plan):
 
 
 def precheck_schema(schema):
-    """Refuses (exit 3) table layouts and types the installed pypaimon is known not to write correctly."""
+    """Refuses (exit 3) table layouts and types the installed pypaimon is known not to write correctly, or
+    to write in a layout Java Paimon 1.4.2 cannot read. `schema` is a pypaimon Schema or TableSchema."""
     opts = schema.options
     fmt = str(opts.get("file.format", "parquet")).lower()
     for f in schema.fields:
@@ -744,6 +754,7 @@ def typed_partition(table, spec):
 
 def _commit_rows(table, rows, overwrite_partition=None, overwrite=False):
     """ONE batch write + ONE commit, like Java's BatchWriteBuilder flow."""
+    precheck_schema(table.table_schema)  # again: an alter may have added a column pypaimon cannot write
     wb = table.new_batch_write_builder()
     if overwrite:
         wb = wb.overwrite(overwrite_partition)
@@ -791,6 +802,8 @@ def cmd_apply(warehouse, plan_path):
     precheck_plan(plan, catalog)
     if any(op.get("op") == "create" for op in plan["ops"]):
         precheck_schema(plan_schema(plan))
+    elif any(op.get("op") in ("write", "overwrite") for op in plan["ops"]):
+        precheck_schema(catalog.get_table(ident).table_schema)  # a table made earlier (maybe by Java)
     for op in plan["ops"]:
         name = op["op"]
         if name == "create":
