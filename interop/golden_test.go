@@ -103,8 +103,11 @@ func checkSnapshotsAndTags(ctx context.Context, t *testing.T, c goldenCase) {
 		s, err := c.meta.ReadSnapshot(ctx, id)
 		require.NoError(t, err)
 		// Java writes snapshots with Jackson's pretty printer; our encoder
-		// reproduces it byte for byte.
-		require.Equal(t, string(raw), string(s.Encode()), "snapshot-%d re-encoded", id)
+		// reproduces it byte for byte. (pypaimon formats JSON its own way and
+		// adds members Java does not know, such as writerVersion.)
+		if strings.HasPrefix(c.sc.Producer, "java-") {
+			require.Equal(t, string(raw), string(s.Encode()), "snapshot-%d re-encoded", id)
+		}
 		back, err := snapshot.Decode(s.Encode())
 		require.NoError(t, err)
 		require.Equal(t, s, back)
@@ -127,7 +130,12 @@ func checkSnapshotsAndTags(ctx context.Context, t *testing.T, c goldenCase) {
 		require.NoError(t, err)
 		tag, err := c.meta.ReadTag(ctx, name)
 		require.NoError(t, err)
-		require.Equal(t, string(raw), string(tag.Encode()), "tag-%s re-encoded", name)
+		if strings.HasPrefix(c.sc.Producer, "java-") {
+			require.Equal(t, string(raw), string(tag.Encode()), "tag-%s re-encoded", name)
+		}
+		back, err := snapshot.DecodeTag(tag.Encode())
+		require.NoError(t, err)
+		require.Equal(t, tag, back)
 	}
 }
 
