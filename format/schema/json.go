@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/paimon-go/paimon-go/internal/jackson"
 )
 
 // MarshalJSON encodes t as Java's DataType.serializeJson does: atomic types
@@ -21,9 +23,9 @@ func (t DataType) MarshalJSON() ([]byte, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	w := &jsonWriter{}
+	w := jackson.NewWriter(false)
 	writeTypeJSON(w, t)
-	return w.buf, nil
+	return w.Bytes(), nil
 }
 
 // UnmarshalJSON decodes a type as Java's DataTypeJsonParser.parseDataType
@@ -55,9 +57,9 @@ func (f DataField) MarshalJSON() ([]byte, error) {
 	if err := f.Type.Validate(); err != nil {
 		return nil, fmt.Errorf("field %q: %w", f.Name, err)
 	}
-	w := &jsonWriter{}
+	w := jackson.NewWriter(false)
 	writeFieldJSON(w, f)
-	return w.buf, nil
+	return w.Bytes(), nil
 }
 
 // UnmarshalJSON decodes a field as Java's DataTypeJsonParser.parseDataField
@@ -86,65 +88,65 @@ func corrupt(err error) error {
 	return fmt.Errorf("%w: %w", ErrCorrupt, err)
 }
 
-func writeTypeJSON(w *jsonWriter, t DataType) {
+func writeTypeJSON(w *jackson.Writer, t DataType) {
 	suffix := ""
 	if !t.Nullable {
 		suffix = " NOT NULL"
 	}
 	switch t.Root {
 	case Array, Multiset:
-		w.beginObject()
-		w.stringField("type", t.Root.String()+suffix)
-		w.name("element")
+		w.BeginObject()
+		w.StringField("type", t.Root.String()+suffix)
+		w.Name("element")
 		writeTypeJSON(w, *t.Element)
-		w.endObject()
+		w.EndObject()
 	case Vector:
-		w.beginObject()
-		w.stringField("type", "VECTOR"+suffix)
-		w.name("element")
+		w.BeginObject()
+		w.StringField("type", "VECTOR"+suffix)
+		w.Name("element")
 		writeTypeJSON(w, *t.Element)
-		w.intField("length", int64(t.Length))
-		w.endObject()
+		w.IntField("length", int64(t.Length))
+		w.EndObject()
 	case Map:
-		w.beginObject()
-		w.stringField("type", "MAP"+suffix)
-		w.name("key")
+		w.BeginObject()
+		w.StringField("type", "MAP"+suffix)
+		w.Name("key")
 		writeTypeJSON(w, *t.Key)
-		w.name("value")
+		w.Name("value")
 		writeTypeJSON(w, *t.Value)
-		w.endObject()
+		w.EndObject()
 	case Row:
-		w.beginObject()
-		w.stringField("type", "ROW"+suffix)
-		w.name("fields")
+		w.BeginObject()
+		w.StringField("type", "ROW"+suffix)
+		w.Name("fields")
 		writeFieldsJSON(w, t.Fields)
-		w.endObject()
+		w.EndObject()
 	default:
-		w.stringValue(t.String())
+		w.String(t.String())
 	}
 }
 
-func writeFieldsJSON(w *jsonWriter, fields []DataField) {
-	w.beginArray()
+func writeFieldsJSON(w *jackson.Writer, fields []DataField) {
+	w.BeginArray()
 	for _, f := range fields {
 		writeFieldJSON(w, f)
 	}
-	w.endArray()
+	w.EndArray()
 }
 
-func writeFieldJSON(w *jsonWriter, f DataField) {
-	w.beginObject()
-	w.intField("id", int64(f.ID))
-	w.stringField("name", f.Name)
-	w.name("type")
+func writeFieldJSON(w *jackson.Writer, f DataField) {
+	w.BeginObject()
+	w.IntField("id", int64(f.ID))
+	w.StringField("name", f.Name)
+	w.Name("type")
 	writeTypeJSON(w, f.Type)
 	if f.Description != nil {
-		w.stringField("description", *f.Description)
+		w.StringField("description", *f.Description)
 	}
 	if f.DefaultValue != nil {
-		w.stringField("defaultValue", *f.DefaultValue)
+		w.StringField("defaultValue", *f.DefaultValue)
 	}
-	w.endObject()
+	w.EndObject()
 }
 
 // decodeType reads a type. ids is nil when ROW fields must carry ids, or
@@ -295,4 +297,14 @@ func decodeField(raw json.RawMessage, ids *int, depth int) (DataField, error) {
 		}
 	}
 	return f, nil
+}
+
+// stringArrayField writes a List<String> member such as partitionKeys.
+func stringArrayField(w *jackson.Writer, key string, values []string) {
+	w.Name(key)
+	w.BeginArray()
+	for _, v := range values {
+		w.String(v)
+	}
+	w.EndArray()
 }

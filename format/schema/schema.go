@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/paimon-go/paimon-go/internal/jackson"
 )
 
 // Schema is the definition of a table to create (Java
@@ -193,19 +195,19 @@ func (s *Schema) encode(pretty bool) ([]byte, error) {
 	if err := validateFields(s.Fields, 0); err != nil {
 		return nil, err
 	}
-	w := &jsonWriter{pretty: pretty}
-	w.beginObject()
-	w.name("fields")
+	w := jackson.NewWriter(pretty)
+	w.BeginObject()
+	w.Name("fields")
 	writeFieldsJSON(w, s.Fields)
-	w.stringArrayField("partitionKeys", s.PartitionKeys)
-	w.stringArrayField("primaryKeys", s.PrimaryKeys)
-	w.name("options")
+	stringArrayField(w, "partitionKeys", s.PartitionKeys)
+	stringArrayField(w, "primaryKeys", s.PrimaryKeys)
+	w.Name("options")
 	writeOptions(w, s.Options, nil)
 	if s.Comment != nil {
-		w.stringField("comment", *s.Comment)
+		w.StringField("comment", *s.Comment)
 	}
-	w.endObject()
-	return w.buf, nil
+	w.EndObject()
+	return w.Bytes(), nil
 }
 
 // SchemaBuilder assembles a Schema column by column, numbering fields the way

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/paimon-go/paimon-go/internal/jackson"
 )
 
 // Versions of the schema file format (Java TableSchema).
@@ -244,42 +246,42 @@ func (s *TableSchema) encode(pretty bool) ([]byte, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	w := &jsonWriter{pretty: pretty}
-	w.beginObject()
-	w.intField("version", int64(s.Version))
-	w.intField("id", s.ID)
-	w.name("fields")
+	w := jackson.NewWriter(pretty)
+	w.BeginObject()
+	w.IntField("version", int64(s.Version))
+	w.IntField("id", s.ID)
+	w.Name("fields")
 	writeFieldsJSON(w, s.Fields)
-	w.intField("highestFieldId", int64(s.HighestFieldID))
-	w.stringArrayField("partitionKeys", s.PartitionKeys)
-	w.stringArrayField("primaryKeys", s.PrimaryKeys)
-	w.name("options")
+	w.IntField("highestFieldId", int64(s.HighestFieldID))
+	stringArrayField(w, "partitionKeys", s.PartitionKeys)
+	stringArrayField(w, "primaryKeys", s.PrimaryKeys)
+	w.Name("options")
 	writeOptions(w, s.Options, s.optionOrder)
 	if s.Comment != nil {
-		w.stringField("comment", *s.Comment)
+		w.StringField("comment", *s.Comment)
 	}
-	w.intField("timeMillis", s.TimeMillis)
-	w.endObject()
-	return w.buf, nil
+	w.IntField("timeMillis", s.TimeMillis)
+	w.EndObject()
+	return w.Bytes(), nil
 }
 
 // writeOptions writes the keys listed in order first (those still present),
 // then the remaining keys sorted.
-func writeOptions(w *jsonWriter, opts map[string]string, order []string) {
-	w.beginObject()
+func writeOptions(w *jackson.Writer, opts map[string]string, order []string) {
+	w.BeginObject()
 	written := make(map[string]bool, len(opts))
 	for _, k := range order {
 		if v, ok := opts[k]; ok && !written[k] {
-			w.stringField(k, v)
+			w.StringField(k, v)
 			written[k] = true
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		if !written[k] {
-			w.stringField(k, opts[k])
+			w.StringField(k, opts[k])
 		}
 	}
-	w.endObject()
+	w.EndObject()
 }
 
 // Validate checks the rules Java's TableSchema constructor and RowType
