@@ -36,9 +36,9 @@ func DecodeConsumer(data []byte) (Consumer, error) {
 //	  "nextSnapshot" : 5
 //	}
 func (c Consumer) Encode() []byte {
-	var w prettyWriter
-	w.beginObject()
+	w := newPrettyWriter()
+	w.BeginObject()
 	w.int64Field("nextSnapshot", c.NextSnapshot)
-	w.endObject()
-	return w.buf
+	w.EndObject()
+	return w.Bytes()
 }

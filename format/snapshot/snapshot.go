@@ -267,11 +267,11 @@ func (s *Snapshot) decodeMember(m member, versionSeen *bool) error {
 // Jackson's pretty printer, members in Java @JsonCreator order, nil optional
 // members left out.
 func (s *Snapshot) Encode() []byte {
-	var w prettyWriter
-	w.beginObject()
+	w := newPrettyWriter()
+	w.BeginObject()
 	s.encodeMembers(&w)
-	w.endObject()
-	return w.buf
+	w.EndObject()
+	return w.Bytes()
 }
 
 func (s *Snapshot) encodeMembers(w *prettyWriter) {

@@ -158,25 +158,25 @@ func optScalarString(raw json.RawMessage) (*string, error) {
 // Encode returns the JSON Java writes for s (Statistics.toJson): members in
 // @JsonCreator order, null optional members left out.
 func (s *Statistics) Encode() []byte {
-	var w prettyWriter
-	w.beginObject()
+	w := newPrettyWriter()
+	w.BeginObject()
 	w.int64Field("snapshotId", s.SnapshotID)
 	w.int64Field("schemaId", s.SchemaID)
 	w.optInt64Field("mergedRecordCount", s.MergedRecordCount)
 	w.optInt64Field("mergedRecordSize", s.MergedRecordSize)
-	w.key("colStats")
+	w.Name("colStats")
 	if s.ColStats == nil {
-		w.buf = append(w.buf, "null"...)
+		w.Null()
 	} else {
-		w.beginObject()
+		w.BeginObject()
 		for _, name := range orderedKeys(s.ColStats, s.colOrder) {
-			w.key(name)
+			w.Name(name)
 			cs := s.ColStats[name]
 			if cs == nil {
-				w.buf = append(w.buf, "null"...)
+				w.Null()
 				continue
 			}
-			w.beginObject()
+			w.BeginObject()
 			w.int64Field("colId", int64(cs.ColID))
 			w.optInt64Field("distinctCount", cs.DistinctCount)
 			w.optStringField("min", cs.Min)
@@ -184,10 +184,10 @@ func (s *Statistics) Encode() []byte {
 			w.optInt64Field("nullCount", cs.NullCount)
 			w.optInt64Field("avgLen", cs.AvgLen)
 			w.optInt64Field("maxLen", cs.MaxLen)
-			w.endObject()
+			w.EndObject()
 		}
-		w.endObject()
+		w.EndObject()
 	}
-	w.endObject()
-	return w.buf
+	w.EndObject()
+	return w.Bytes()
 }

@@ -2,7 +2,6 @@ package snapshot
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 )
 
@@ -54,24 +53,21 @@ func DecodeTag(data []byte) (*Tag, error) {
 // second and nanosecond when non-zero) and tagTimeRetained as decimal seconds
 // (5.000000000), each left out when nil.
 func (t *Tag) Encode() []byte {
-	var w prettyWriter
-	w.beginObject()
+	w := newPrettyWriter()
+	w.BeginObject()
 	t.Snapshot.encodeMembers(&w)
 	if t.CreateTime != nil {
-		w.key("tagCreateTime")
-		w.buf = append(w.buf, '[', ' ')
-		for i, v := range localDateTimeArray(*t.CreateTime) {
-			if i > 0 {
-				w.buf = append(w.buf, ',', ' ')
-			}
-			w.buf = strconv.AppendInt(w.buf, v, 10)
+		w.Name("tagCreateTime")
+		w.BeginArray()
+		for _, v := range localDateTimeArray(*t.CreateTime) {
+			w.Int(v)
 		}
-		w.buf = append(w.buf, ' ', ']')
+		w.EndArray()
 	}
 	if t.TimeRetained != nil {
-		w.key("tagTimeRetained")
-		w.buf = appendDurationSeconds(w.buf, *t.TimeRetained)
+		w.Name("tagTimeRetained")
+		w.Raw(appendDurationSeconds(nil, *t.TimeRetained))
 	}
-	w.endObject()
-	return w.buf
+	w.EndObject()
+	return w.Bytes()
 }
