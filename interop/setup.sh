@@ -31,13 +31,13 @@ install_java() {
   if [ ! -f "$deps_stamp" ]; then
     log "Java Paimon $v: resolving dependencies"
     rm -rf "$dir/lib"; mkdir -p "$dir/lib"
-    timeout 900 mvn -B -q -f "$here/java/pom.xml" -P"$profile" \
+    timeout 900 mvn -B -q -Dstyle.color=never -f "$here/java/pom.xml" -P"$profile" \
       org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy-dependencies \
       -DincludeScope=runtime -DoutputDirectory="$dir/lib"
     if [ "$v" = 2.0.0 ]; then
       # paimon-bundle 2.0.0 is not served; paimon-flink-2.0 2.0.0 shades it, but its parent POM is missing, so
       # dependency resolution refuses it. Fetch the single jar from Maven Central (see the pom's comment).
-      timeout 900 mvn -B -q org.codehaus.mojo:wagon-maven-plugin:2.0.2:download-single \
+      timeout 900 mvn -B -q -Dstyle.color=never org.codehaus.mojo:wagon-maven-plugin:2.0.2:download-single \
         -Dwagon.url=https://repo.maven.apache.org/maven2 \
         -Dwagon.fromFile=org/apache/paimon/paimon-flink-2.0/2.0.0/paimon-flink-2.0-2.0.0.jar \
         -Dwagon.toFile="$dir/lib/paimon-flink-2.0-2.0.0.jar"
