@@ -1,0 +1,229 @@
+// Package catalogtest is a conformance suite for catalog.Catalog
+// implementations, in the spirit of testing/fstest: Run checks the read
+// operations against a small warehouse written by WriteWarehouse.
+package catalogtest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/paimon-go/paimon-go/catalog"
+	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/paimon"
+)
+
+// Databases are the databases WriteWarehouse creates, sorted.
+var Databases = []string{"db1", "db2"}
+
+// Tables are the tables (main branch) WriteWarehouse creates, by database,
+// sorted. db1 also holds a directory without schema files ("not_a_table")
+// and db2 holds only such a directory; neither may be listed.
+var Tables = map[string][]string{
+	"db1": {"t_append", "t_late", "t_pk"},
+	"db2": nil,
+}
+
+// Branch is the branch of db1.t_pk that WriteWarehouse creates; its schema
+// has the extra column "branch_col".
+const Branch = "b1"
+
+// WriteWarehouse writes the suite's warehouse into directory dir of fsys
+// (the layout of Java's FileSystemCatalog): schema files only, no data.
+//
+//	db1.db/t_append/schema/schema-0          columns id, name
+//	db1.db/t_pk/schema/schema-0, schema-1    primary key id; schema-1 adds v2
+//	db1.db/t_pk/branch/branch-b1/schema/schema-0   adds branch_col
+//	db1.db/t_late/schema/schema-3            no schema-0 (expired schemas)
+//	db1.db/not_a_table/data.txt              not a table
+//	db2.db/junk/README                       db2 has no tables
+//	nodb/t/schema/schema-0                   no ".db" suffix: not a database
+//	file.db                                  a file, not a database
+func WriteWarehouse(ctx context.Context, fsys fs.FS, dir string) error {
+	type file struct {
+		path string
+		data func() ([]byte, error)
+	}
+	text := func(s string) func() ([]byte, error) { return func() ([]byte, error) { return []byte(s), nil } }
+	sch := func(id int64, pk bool, extra ...string) func() ([]byte, error) {
+		return func() ([]byte, error) { return schemaJSON(id, pk, extra...) }
+	}
+	files := []file{
+		{"db1.db/t_append/schema/schema-0", sch(0, false)},
+		{"db1.db/t_pk/schema/schema-0", sch(0, true)},
+		{"db1.db/t_pk/schema/schema-1", sch(1, true, "v2")},
+		{"db1.db/t_pk/branch/branch-" + Branch + "/schema/schema-0", sch(0, true, "branch_col")},
+		{"db1.db/t_late/schema/schema-3", sch(3, false, "late")},
+		{"db1.db/not_a_table/data.txt", text("not a table")},
+		{"db2.db/junk/README", text("not a table either")},
+		{"nodb/t/schema/schema-0", sch(0, false)},
+		{"file.db", text("a file")},
+	}
+	for _, f := range files {
+		b, err := f.data()
+		if err != nil {
+			return fmt.Errorf("catalogtest: %s: %w", f.path, err)
+		}
+		if err := fs.WriteFile(ctx, fsys, fs.Join(dir, f.path), b, nil); err != nil {
+			return fmt.Errorf("catalogtest: %w", err)
+		}
+	}
+	return nil
+}
+
+// schemaJSON encodes a table schema with columns id, name and extra.
+func schemaJSON(id int64, pk bool, extra ...string) ([]byte, error) {
+	b := schema.NewSchemaBuilder().
+		Column("id", schema.IntType().NotNull()).
+		Column("name", schema.StringType())
+	for _, c := range extra {
+		b.Column(c, schema.BigIntType())
+	}
+	if pk {
+		b.PrimaryKey("id")
+	}
+	s, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	ts, err := schema.NewTableSchema(id, s, 0)
+	if err != nil {
+		return nil, err
+	}
+	return ts.Encode()
+}
+
+// Run checks the read operations of the catalogs newCatalog returns.
+// newCatalog must return a catalog whose warehouse holds exactly what
+// WriteWarehouse writes; Run closes it when the test ends.
+func Run(t *testing.T, newCatalog func(t *testing.T) catalog.Catalog) {
+	ctx := context.Background()
+	open := func(t *testing.T) catalog.Catalog {
+		t.Helper()
+		c := newCatalog(t)
+		t.Cleanup(func() { require.NoError(t, c.Close()) })
+		return c
+	}
+
+	t.Run("ListDatabases", func(t *testing.T) {
+		c := open(t)
+		var got []string
+		for db, err := range c.ListDatabases(ctx) {
+			require.NoError(t, err)
+			got = append(got, db)
+		}
+		require.ElementsMatch(t, Databases, got)
+	})
+
+	t.Run("ListDatabasesBreak", func(t *testing.T) {
+		c := open(t)
+		n := 0
+		for _, err := range c.ListDatabases(ctx) {
+			require.NoError(t, err)
+			n++
+			break
+		}
+		require.Equal(t, 1, n)
+	})
+
+	t.Run("ListTables", func(t *testing.T) {
+		c := open(t)
+		for _, db := range Databases {
+			t.Run(db, func(t *testing.T) {
+				var got []string
+				for id, err := range c.ListTables(ctx, db) {
+					require.NoError(t, err)
+					require.Equal(t, db, id.Database)
+					require.Empty(t, id.Branch)
+					got = append(got, id.Table)
+				}
+				require.ElementsMatch(t, Tables[db], got)
+			})
+		}
+	})
+
+	t.Run("ListTablesMissingDatabase", func(t *testing.T) {
+		c := open(t)
+		for _, db := range []string{"nope", "nodb", "file"} {
+			var errs []error
+			for _, err := range c.ListTables(ctx, db) {
+				errs = append(errs, err)
+			}
+			require.Len(t, errs, 1, db)
+			require.ErrorIs(t, errs[0], catalog.ErrDatabaseNotFound)
+			require.Contains(t, errs[0].Error(), db)
+		}
+	})
+
+	t.Run("LoadTable", func(t *testing.T) {
+		c := open(t)
+		tests := []struct {
+			id      paimon.Identifier
+			columns []string
+			pk      []string
+		}{
+			{paimon.Identifier{Database: "db1", Table: "t_append"}, []string{"id", "name"}, nil},
+			{paimon.Identifier{Database: "db1", Table: "t_pk"}, []string{"id", "name", "v2"}, []string{"id"}},
+			{paimon.Identifier{Database: "db1", Table: "t_late"}, []string{"id", "name", "late"}, nil},
+			{paimon.Identifier{Database: "db1", Table: "t_pk", Branch: Branch}, []string{"id", "name", "branch_col"}, []string{"id"}},
+			{paimon.Identifier{Database: "db1", Table: "t_pk", Branch: "main"}, []string{"id", "name", "v2"}, []string{"id"}},
+			{paimon.Identifier{Database: "db1", Table: "t_pk$branch_" + Branch}, []string{"id", "name", "branch_col"}, []string{"id"}},
+		}
+		for _, tt := range tests {
+			t.Run(tt.id.String(), func(t *testing.T) {
+				tbl, err := c.LoadTable(ctx, tt.id)
+				require.NoError(t, err)
+				var cols []string
+				for _, f := range tbl.Schema().Fields {
+					cols = append(cols, f.Name)
+				}
+				require.Equal(t, tt.columns, cols)
+				require.Equal(t, len(tt.pk), len(tbl.PrimaryKeys()))
+				require.Equal(t, "db1", tbl.Identifier().Database)
+			})
+		}
+	})
+
+	t.Run("LoadTableNotFound", func(t *testing.T) {
+		c := open(t)
+		for _, id := range []paimon.Identifier{
+			{Database: "db1", Table: "missing"},
+			{Database: "db1", Table: "not_a_table"},
+			{Database: "nope", Table: "t_append"},
+			{Database: "nodb", Table: "t"},
+			{Database: "db1", Table: "t_pk", Branch: "no_such_branch"},
+		} {
+			_, err := c.LoadTable(ctx, id)
+			require.ErrorIs(t, err, catalog.ErrTableNotFound, id.String())
+			require.ErrorIs(t, err, paimon.ErrTableNotFound, id.String())
+			require.Contains(t, err.Error(), id.Table)
+		}
+	})
+
+	t.Run("LoadTableInvalidName", func(t *testing.T) {
+		c := open(t)
+		for _, id := range []paimon.Identifier{
+			{Database: "", Table: "t_append"},
+			{Database: "db1", Table: ""},
+			{Database: "db1", Table: "../db1.db/t_append"},
+			{Database: "..", Table: "t_append"},
+			{Database: "db1/x", Table: "t_append"},
+			{Database: "db1", Table: "t_pk", Branch: "../b"},
+		} {
+			_, err := c.LoadTable(ctx, id)
+			require.ErrorIs(t, err, catalog.ErrInvalidIdentifier, id.String())
+		}
+	})
+
+	t.Run("LoadSystemTable", func(t *testing.T) {
+		c := open(t)
+		for _, name := range []string{"t_pk$snapshots", "t_pk$branch_" + Branch + "$files"} {
+			_, err := c.LoadTable(ctx, paimon.Identifier{Database: "db1", Table: name})
+			require.ErrorIs(t, err, paimon.ErrUnsupported, name)
+			require.ErrorContains(t, err, name)
+		}
+	})
+}

@@ -1,0 +1,101 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/paimon-go/paimon-go/fs"
+)
+
+// DefaultMetastore is the metastore Open uses when Options.Metastore is
+// empty: tables are discovered from the warehouse directory layout alone,
+// as Java Paimon's "metastore=filesystem" catalog does.
+const DefaultMetastore = "filesystem"
+
+// ErrNoMetastore reports an Options.Metastore name nobody registered.
+var ErrNoMetastore = errors.New("catalog: metastore not registered")
+
+// Options configures Open. A nil *Options is the zero value.
+type Options struct {
+	// Metastore selects the registered implementation; "" means
+	// DefaultMetastore. It mirrors Java Paimon's "metastore" catalog option.
+	Metastore string
+}
+
+// MetastoreOpener builds a catalog over the warehouse directory of fsys.
+// The opener takes ownership of fsys: the returned Catalog's Close must
+// close it. On error Open closes fsys itself.
+type MetastoreOpener func(ctx context.Context, fsys fs.FS, warehouse string, opts *Options) (Catalog, error)
+
+var (
+	metastoreMu sync.RWMutex
+	metastores  = map[string]MetastoreOpener{}
+)
+
+// RegisterMetastore makes opener available to Open under name.
+// Implementation packages call it from init (catalog/filesystem registers
+// "filesystem"); a later registration for the same name replaces the
+// earlier one. It panics on an empty name or a nil opener, both programmer
+// errors.
+func RegisterMetastore(name string, opener MetastoreOpener) {
+	if name == "" {
+		panic("catalog: RegisterMetastore: empty name")
+	}
+	if opener == nil {
+		panic("catalog: RegisterMetastore: nil opener for " + name)
+	}
+	metastoreMu.Lock()
+	defer metastoreMu.Unlock()
+	metastores[name] = opener
+}
+
+// Metastores returns the registered metastore names, sorted.
+func Metastores() []string {
+	metastoreMu.RLock()
+	defer metastoreMu.RUnlock()
+	out := make([]string, 0, len(metastores))
+	for n := range metastores {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Open returns the catalog whose warehouse is at uri: a "scheme://..." URI
+// of any file system registered with fs.Register, "file:/path", or a plain
+// path (see fs.OpenURI). The metastore named by opts (default
+// DefaultMetastore) must have been registered, usually by a blank import of
+// its package. The catalog owns the file system it opened; Close releases
+// it.
+func Open(ctx context.Context, uri string, opts *Options) (Catalog, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Metastore == "" {
+		o.Metastore = DefaultMetastore
+	}
+	metastoreMu.RLock()
+	opener := metastores[o.Metastore]
+	metastoreMu.RUnlock()
+	if opener == nil {
+		hint := ""
+		if o.Metastore == DefaultMetastore {
+			hint = " (import _ \"github.com/paimon-go/paimon-go/catalog/filesystem\")"
+		}
+		return nil, fmt.Errorf("%w: %q%s", ErrNoMetastore, o.Metastore, hint)
+	}
+	fsys, warehouse, err := fs.OpenURI(ctx, uri)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: open %s: %w", uri, err)
+	}
+	cat, err := opener(ctx, fsys, warehouse, &o)
+	if err != nil {
+		_ = fsys.Close()
+		return nil, fmt.Errorf("catalog: open %s: %w", uri, err)
+	}
+	return cat, nil
+}
