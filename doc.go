@@ -17,8 +17,9 @@
 //	  index        deletion-vector and dynamic-bucket hash index files
 //	fs/...       context-first storage: local files, memory, gocloud buckets,
 //	             with an atomic create-if-absent used to publish snapshots
-//	paimon       tables, scans, writes and commits (growing)
-//	catalog/...  warehouses and catalogs (growing)
+//	paimon       tables and their metadata; scans, writes and commits (growing)
+//	  predicate    filter expressions evaluated on rows and statistics
+//	catalog/...  catalogs: the interface, URI opening, the filesystem catalog
 //	cmd/paimon   the command-line tool (growing)
 //
 // # Compatibility
@@ -33,6 +34,8 @@
 //   - format/data is an extra package: the value model (Decimal, Timestamp, Map,
 //     RowKind) is shared by binaryrow, the canonical dump, predicates and the
 //     readers, and mirrors Java's org.apache.paimon.data.
+//   - internal/jackson reproduces Jackson's pretty printer, shared by the
+//     schema and snapshot encoders so their files are byte-identical to Java's.
 //   - format/index holds both index-file kinds (deletion vectors and the
 //     dynamic-bucket HASH index): they share the index manifest and directory.
 //   - go.mod pins github.com/twmb/avro v1.9.0, arrow-go v18.8.0 and gocloud.dev
