@@ -1,0 +1,48 @@
+package parquet
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
+)
+
+// validateFooter checks the footer's row-group and column-chunk geometry
+// against the file size before any page is read. arrow-go trusts these
+// numbers and, for nested columns, opens column chunks on goroutines of its
+// own, where a panic on a negative length could not be recovered; checking
+// them here turns such files into ErrCorrupt errors.
+func validateFooter(rdr *file.Reader, size int64) error {
+	md := rdr.MetaData()
+	if md.NumRows < 0 {
+		return fmt.Errorf("negative row count %d", md.NumRows)
+	}
+	ncols := md.Schema.NumColumns()
+	for g := 0; g < md.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
+		if rg.NumRows() < 0 {
+			return fmt.Errorf("row group %d: negative row count %d", g, rg.NumRows())
+		}
+		if rg.NumColumns() != ncols {
+			return fmt.Errorf("row group %d: %d column chunks for %d columns", g, rg.NumColumns(), ncols)
+		}
+		for c := 0; c < ncols; c++ {
+			cc, err := rg.ColumnChunk(c)
+			if err != nil {
+				return fmt.Errorf("row group %d column %d: %w", g, c, err)
+			}
+			start := cc.DataPageOffset()
+			if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && start > cc.DictionaryPageOffset() {
+				start = cc.DictionaryPageOffset()
+			}
+			length := cc.TotalCompressedSize()
+			if start < 0 || length < 0 || start > size || length > size-start || length > math.MaxInt32 {
+				return fmt.Errorf("row group %d column %d: chunk [%d, +%d) outside file of %d bytes", g, c, start, length, size)
+			}
+			if cc.NumValues() < 0 {
+				return fmt.Errorf("row group %d column %d: negative value count %d", g, c, cc.NumValues())
+			}
+		}
+	}
+	return nil
+}
