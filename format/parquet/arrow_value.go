@@ -91,21 +91,7 @@ func ArrowValue(arr arrow.Array, i int, t schema.DataType) (any, error) {
 			m.Values = append(m.Values, vv)
 		}
 		return m, nil
-	case *array.List:
-		if t.Element == nil {
-			return bad()
-		}
-		start, end := a.ValueOffsets(i)
-		out := make([]any, 0, end-start)
-		for k := int(start); k < int(end); k++ {
-			v, err := ArrowValue(a.ListValues(), k, *t.Element)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case *array.FixedSizeList:
+	case array.ListLike: // LIST and VECTOR (fixed_size_list); MAP is handled above
 		if t.Element == nil {
 			return bad()
 		}
