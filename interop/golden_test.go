@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -147,32 +148,17 @@ func checkManifestDir(ctx context.Context, t *testing.T, c goldenCase, schemas m
 		name := fi.Name
 		switch {
 		case strings.HasPrefix(name, "manifest-list-"):
-			metas, err := c.meta.ReadManifestList(ctx, name)
-			require.NoError(t, err, name)
-			var buf bytes.Buffer
-			require.NoError(t, manifest.WriteManifestList(&buf, metas, nil))
-			back, err := manifest.ReadManifestList(&buf)
-			require.NoError(t, err)
-			require.Equal(t, metas, back, name)
+			roundTrip(t, name, func() ([]manifest.ManifestFileMeta, error) { return c.meta.ReadManifestList(ctx, name) },
+				manifest.WriteManifestList, manifest.ReadManifestList)
 			lists++
 		case strings.HasPrefix(name, "index-manifest-"):
-			entries, err := c.meta.ReadIndexManifest(ctx, name)
-			require.NoError(t, err, name)
-			var buf bytes.Buffer
-			require.NoError(t, manifest.WriteIndexManifest(&buf, entries, nil))
-			back, err := manifest.ReadIndexManifest(&buf)
-			require.NoError(t, err)
-			require.Equal(t, entries, back, name)
+			entries := roundTrip(t, name, func() ([]manifest.IndexManifestEntry, error) { return c.meta.ReadIndexManifest(ctx, name) },
+				manifest.WriteIndexManifest, manifest.ReadIndexManifest)
 			checkIndexFiles(ctx, t, c, entries)
 			indexManifests++
 		case strings.HasPrefix(name, "manifest-"):
-			entries, err := c.meta.ReadManifest(ctx, name)
-			require.NoError(t, err, name)
-			var buf bytes.Buffer
-			require.NoError(t, manifest.WriteManifest(&buf, entries, nil))
-			back, err := manifest.ReadManifest(&buf)
-			require.NoError(t, err)
-			require.Equal(t, entries, back, name)
+			entries := roundTrip(t, name, func() ([]manifest.ManifestEntry, error) { return c.meta.ReadManifest(ctx, name) },
+				manifest.WriteManifest, manifest.ReadManifest)
 			for _, e := range entries {
 				checkEntryRows(t, name, e, schemas)
 			}
@@ -182,6 +168,21 @@ func checkManifestDir(ctx context.Context, t *testing.T, c goldenCase, schemas m
 	require.Positive(t, lists, "manifest lists")
 	require.Positive(t, manifests, "manifests")
 	t.Logf("%d manifest lists, %d manifests, %d index manifests decoded and re-encoded", lists, manifests, indexManifests)
+}
+
+// roundTrip reads one Avro metadata file through TableMeta, re-encodes it
+// with our writer and decodes that again; the records must be equal.
+func roundTrip[T any](t *testing.T, name string, read func() ([]T, error),
+	write func(io.Writer, []T, *manifest.WriteOptions) error, decode func(io.Reader) ([]T, error)) []T {
+	t.Helper()
+	records, err := read()
+	require.NoError(t, err, name)
+	var buf bytes.Buffer
+	require.NoError(t, write(&buf, records, nil), name)
+	back, err := decode(&buf)
+	require.NoError(t, err, name)
+	require.Equal(t, records, back, name)
+	return records
 }
 
 // checkEntryRows decodes the BinaryRow-valued fields of a manifest entry with
