@@ -28,6 +28,15 @@
 // bytes. Paimon attaches its own meaning to them (see format/manifest for
 // _CREATION_TIME), so silently converting them to time.Time would lose it.
 //
+// # Block access
+//
+// [NewBlockReader] is the low-level alternative to [NewReader] for callers
+// that decode the Avro binary encoding themselves, driven by the writer
+// schema: it hands out each block's decompressed bytes and record count, and
+// the writer schema as a plain [Node] tree ([ParseNode]), with no type of the
+// Avro library in sight. format/avrofile reads Paimon data files this way,
+// straight into Arrow builders.
+//
 // # Writing
 //
 // [NewWriter] writes a container with the schema JSON exactly as given and
