@@ -28,6 +28,12 @@ func convert(f schema.DataField, lit any) (any, error) {
 
 // convertValue returns the converted value or a non-empty reason.
 func convertValue(t schema.DataType, lit any) (any, string) {
+	switch x := lit.(type) {
+	case numberLiteral:
+		return convertNumber(t, x)
+	case dateLiteral:
+		return convertDate(t, x)
+	}
 	switch t.Root {
 	case schema.Boolean:
 		if b, ok := lit.(bool); ok {
@@ -146,7 +152,7 @@ func intIn(lit any, lo, hi int64, mk func(int64) any) (any, string) {
 	return mk(v), ""
 }
 
-// toDecimal converts a string, data.Decimal or Go integer into a Decimal of
+// toDecimal converts a string, data.Decimal, parsed number or Go integer into a Decimal of
 // the column's precision and scale, refusing any rounding or overflow.
 func toDecimal(t schema.DataType, lit any) (any, string) {
 	var unscaled *big.Int
@@ -163,6 +169,17 @@ func toDecimal(t schema.DataType, lit any) (any, string) {
 			return nil, "not a decimal number"
 		}
 		unscaled, scale = u, s
+	case numberLiteral:
+		// Exact rational arithmetic, so that 1.5e1 or 0.50 bind exactly.
+		r, ok := new(big.Rat).SetString(string(x))
+		if !ok {
+			return nil, "not a decimal number"
+		}
+		r.Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Scale)), nil)))
+		if !r.IsInt() {
+			return nil, fmt.Sprintf("more than %d fraction digits", t.Scale)
+		}
+		unscaled, scale = new(big.Int).Set(r.Num()), t.Scale
 	default:
 		iv, reason := intIn(lit, math.MinInt64, math.MaxInt64, func(i int64) any { return i })
 		if reason != "" {

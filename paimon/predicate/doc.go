@@ -10,11 +10,16 @@
 //		predicate.Equal("dt", "2026-08-01"),
 //		predicate.GreaterThan("amount", int64(100)))
 //
+// or parsed from the SQL-like text of the CLI's --where flag (Parse):
+//
+//	p, err := predicate.Parse("dt = '2026-08-01' AND amount > 100")
+//
 // Bind resolves the names against a table's fields and converts each literal
 // to the column's value representation (see package format/data). The
-// resulting *Bound can be evaluated on one row (Test) or on column statistics
-// (TestStats), and walked by later stages (partition pruning, bucket pruning,
-// Arrow residual filters) through its accessors.
+// resulting *Bound can be evaluated on one row (Test), on column statistics
+// (TestStats) or on a whole Arrow record batch (Filter, Mask: the exact
+// residual filter, vectorized per column type), and walked by later stages
+// (partition pruning, bucket pruning) through its accessors.
 //
 // # Semantics
 //
@@ -36,7 +41,7 @@
 //
 // # Exactness
 //
-// Test is exact for every predicate. TestStats is a "may match" test: it
+// Test, Mask and Filter are exact for every predicate, and agree. TestStats is a "may match" test: it
 // returns false only when the statistics prove that no row of the file (or
 // partition, or manifest entry) matches, following Java's
 // LeafFunction.test(type, rowCount, min, max, nullCount, literals) per

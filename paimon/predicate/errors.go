@@ -18,4 +18,8 @@ var (
 	// ErrInvalid reports a malformed predicate, such as a nil predicate or
 	// an AND/OR without children.
 	ErrInvalid = errors.New("predicate: invalid predicate")
+	// ErrBatch reports an Arrow batch that does not match the fields a
+	// predicate was bound with (missing column, wrong Arrow type, ragged
+	// columns), or a failure to gather the selected rows.
+	ErrBatch = errors.New("predicate: batch does not match the bound fields")
 )

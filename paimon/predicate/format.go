@@ -13,7 +13,8 @@ import (
 // quote renders s as a SQL string literal, doubling single quotes.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// formatGoLiteral renders an unbound literal (any Go value).
+// formatGoLiteral renders an unbound literal (any Go value), in the syntax
+// Parse reads where one exists (see formatTemporal).
 func formatGoLiteral(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -22,10 +23,13 @@ func formatGoLiteral(v any) string {
 		return quote(x)
 	case []byte:
 		return "X'" + hex.EncodeToString(x) + "'"
-	case time.Time:
-		return quote(x.Format(time.RFC3339Nano))
-	case data.Timestamp:
-		return quote(formatTimestamp(x))
+	case numberLiteral:
+		return string(x)
+	}
+	if s, ok := formatTemporal(v); ok {
+		return s
+	}
+	switch x := v.(type) {
 	case fmt.Stringer:
 		return x.String()
 	}

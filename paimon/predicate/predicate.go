@@ -141,6 +141,10 @@ func Not(p *Predicate) *Predicate {
 }
 
 // String renders p in SQL-like form, e.g. `dt = '2026-08-01' AND amount > 100`.
+// Parse reads the result back into an equivalent predicate, except for
+// literals its syntax cannot express (NULL, NaN and infinities, times
+// outside years 0-9999, Go values of other types) and AND/OR without
+// children.
 func (p *Predicate) String() string {
 	var b strings.Builder
 	p.write(&b)
@@ -195,7 +199,7 @@ func writeCompound(b *strings.Builder, k Kind, n int, child func(int) (Kind, fun
 }
 
 func writeLeaf(b *strings.Builder, k Kind, field string, literals []any, format func(any) string) {
-	b.WriteString(field)
+	b.WriteString(quoteIdent(field))
 	b.WriteString(" ")
 	b.WriteString(k.String())
 	switch k {
