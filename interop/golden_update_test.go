@@ -58,7 +58,9 @@ var metaTables = []string{"snapshots", "schemas", "options", "files", "manifests
 //	PAIMON_INTEROP=1 go test ./interop -run TestGoldenUpdate -update -timeout 60m
 //
 // PAIMON_GOLDEN_PRODUCERS=java-1.4.2,pypaimon-2.1.0 limits the run to some
-// producers (the others' directories are left as they are).
+// producers (the others' directories are left as they are), and
+// PAIMON_GOLDEN_PLANS=schema-evolution-append-parquet,... regenerates only the
+// named plans, leaving every other scenario untouched.
 //
 // Every plan is applied by every producer version that can apply it, the
 // warehouse is copied into testdata/golden/<producer>-<version>/<plan>/, and
@@ -79,6 +81,12 @@ func TestGoldenUpdate(t *testing.T) {
 			only[n] = true
 		}
 	}
+	onlyPlans := map[string]bool{}
+	for _, n := range strings.Split(os.Getenv("PAIMON_GOLDEN_PLANS"), ",") {
+		if n != "" {
+			onlyPlans[n] = true
+		}
+	}
 	for _, r := range runners {
 		if len(only) > 0 && !only[r.Name()] {
 			continue
@@ -90,11 +98,19 @@ func TestGoldenUpdate(t *testing.T) {
 				t.Fatalf("%s: no plans in %s", r.Name(), planSets[r.Producer])
 			}
 			outRoot := filepath.Join(root, "testdata", "golden", r.Name())
-			if err := os.RemoveAll(outRoot); err != nil {
-				t.Fatal(err)
+			if len(onlyPlans) == 0 {
+				if err := os.RemoveAll(outRoot); err != nil {
+					t.Fatal(err)
+				}
 			}
 			for _, plan := range plans {
 				name := strings.TrimSuffix(filepath.Base(plan), ".json")
+				if len(onlyPlans) > 0 && !onlyPlans[name] {
+					continue
+				}
+				if err := os.RemoveAll(filepath.Join(outRoot, name)); err != nil {
+					t.Fatal(err)
+				}
 				t.Run(name, func(t *testing.T) {
 					err := generateScenario(ctx, t, r, root, plan, filepath.Join(outRoot, name))
 					if errors.Is(err, interop.ErrUnsupported) {
@@ -107,7 +123,7 @@ func TestGoldenUpdate(t *testing.T) {
 					}
 				})
 			}
-			if r.Producer == "java" {
+			if r.Producer == "java" && len(onlyPlans) == 0 {
 				keys := filepath.Join(outRoot, "binaryrow-keys.jsonl")
 				if _, err := r.Run(ctx, "genkeys", keys, "20261202", "1200"); err != nil {
 					t.Fatal(err)

@@ -293,6 +293,28 @@ dump("schema-evolution-append", plan("schema_evolution_append",
      {"op": "compact"}],
     options={"file.format": "orc", "compaction.min.file-num": "2"}))
 
+# Schema evolution read across formats, without compaction, so the latest snapshot still holds files of every
+# schema: widening (SMALLINT->INT->BIGINT, FLOAT->DOUBLE, DECIMAL precision, TIMESTAMP precision), INT->STRING,
+# STRING->INT, rename, drop and add, partitioned so that pruning meets evolved partitions too.
+for fmt in ("parquet", "avro"):
+    dump("schema-evolution-append-" + fmt, plan("schema_evolution_append_" + fmt,
+        [F(0, "id", "INT NOT NULL"), F(1, "part", "STRING"), F(2, "small", "SMALLINT"), F(3, "s", "STRING"),
+         F(4, "d", "DECIMAL(10, 2)"), F(5, "f", "FLOAT"), F(6, "n", "INT"), F(7, "txt", "STRING"), F(8, "ts", "TIMESTAMP(3)")],
+        [{"op": "create"},
+         W([{"id": 1, "part": "p1", "small": 1, "s": "a", "d": "1.10", "f": f32(1.5), "n": 10, "txt": "12", "ts": "2024-01-01T00:00:00.123000000"},
+            {"id": 2, "part": "p2", "small": -2, "s": None, "d": "-2.20", "f": None, "n": -7, "txt": "34", "ts": None},
+            {"id": 3, "part": "p1", "small": None, "s": "c", "d": None, "f": f32(-0.25), "n": None, "txt": None, "ts": "1969-12-31T23:59:59.999000000"}]),
+         {"op": "alter", "changes": [{"updateColumnType": {"name": "small", "type": "INT"}}, {"updateColumnType": {"name": "f", "type": "DOUBLE"}},
+                                     {"updateColumnType": {"name": "n", "type": "STRING"}}, {"addColumn": {"name": "extra", "type": "DOUBLE", "comment": None}}]},
+         W([{"id": 4, "part": "p2", "small": 100000, "s": "d", "d": "4.40", "f": f64(0.1), "n": "x", "txt": "56", "ts": "2024-06-01T12:00:00.000000000", "extra": f64(3.0)},
+            {"id": 5, "part": "p3", "small": 5, "s": "e", "d": "5.55", "f": None, "n": "55", "txt": "78", "ts": None, "extra": None}]),
+         {"op": "alter", "changes": [{"updateColumnType": {"name": "d", "type": "DECIMAL(20, 2)"}}, {"renameColumn": {"from": "s", "to": "s2"}},
+                                     {"dropColumn": "extra"}, {"updateColumnType": {"name": "small", "type": "BIGINT"}},
+                                     {"updateColumnType": {"name": "txt", "type": "INT"}}, {"updateColumnType": {"name": "ts", "type": "TIMESTAMP(6)"}},
+                                     {"addColumn": {"name": "added", "type": "STRING", "comment": None}}]},
+         W([{"id": 6, "part": "p1", "small": 9000000000, "s2": "f", "d": "123456789012345.67", "f": f64(2.5), "n": "66", "txt": 90, "ts": "2024-07-01T00:00:00.123456000", "added": "new"}])],
+        part=["part"], options={"file.format": fmt}))
+
 # ---------------------------------------------------------------- tags, expire, rollback
 dump("tag-expire", plan("tag_expire",
     [F(0, "id", "INT NOT NULL"), F(1, "v", "STRING")],
