@@ -1,0 +1,106 @@
+package paimon
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Table option keys and defaults the read path needs. They mirror fields of
+// Java org.apache.paimon.CoreOptions; only the options this library acts on
+// are named here.
+const (
+	optBucket               = "bucket"
+	optFileFormat           = "file.format"
+	optPartitionDefaultName = "partition.default-name"
+	optPartitionLegacyName  = "partition.legacy-name"
+	optDataFilePathDir      = "data-file.path-directory"
+	optSplitTargetSize      = "source.split.target-size"
+	optSplitOpenFileCost    = "source.split.open-file-cost"
+	optDeletionVectors      = "deletion-vectors.enabled"
+	optMergeEngine          = "merge-engine"
+
+	defaultPartitionName = "__DEFAULT_PARTITION__"
+	defaultFileFormat    = "parquet"
+	defaultSplitTarget   = 128 << 20
+	defaultOpenFileCost  = 4 << 20
+)
+
+// tableOptions is a typed view of a schema's options.
+type tableOptions map[string]string
+
+func (o tableOptions) str(key, def string) string {
+	if v, ok := o[key]; ok {
+		return v
+	}
+	return def
+}
+
+func (o tableOptions) boolean(key string, def bool) bool {
+	v, ok := o[key]
+	if !ok {
+		return def
+	}
+	b, err := strconv.ParseBool(strings.TrimSpace(v))
+	if err != nil {
+		return def
+	}
+	return b
+}
+
+func (o tableOptions) memory(key string, def int64) (int64, error) {
+	v, ok := o[key]
+	if !ok {
+		return def, nil
+	}
+	n, err := ParseMemorySize(v)
+	if err != nil {
+		return 0, fmt.Errorf("paimon: table option %s: %w", key, err)
+	}
+	return n, nil
+}
+
+func (o tableOptions) partitionDefaultName() string {
+	return o.str(optPartitionDefaultName, defaultPartitionName)
+}
+
+func (o tableOptions) fileFormat() string {
+	return strings.ToLower(o.str(optFileFormat, defaultFileFormat))
+}
+
+// ParseMemorySize parses a memory size the way Java's MemorySize.parse does:
+// a number followed by an optional unit (b, k/kb/kibibytes, m/mb, g/gb, t/tb;
+// units are powers of 1024 and case-insensitive).
+func ParseMemorySize(s string) (int64, error) {
+	t := strings.TrimSpace(strings.ToLower(s))
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("invalid memory size %q", s)
+	}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("invalid memory size %q: %w", s, err)
+	}
+	var mult int64
+	switch strings.TrimSpace(t[i:]) {
+	case "", "b", "bytes":
+		mult = 1
+	case "k", "kb", "kibibytes":
+		mult = 1 << 10
+	case "m", "mb", "mebibytes":
+		mult = 1 << 20
+	case "g", "gb", "gibibytes":
+		mult = 1 << 30
+	case "t", "tb", "tebibytes":
+		mult = 1 << 40
+	default:
+		return 0, fmt.Errorf("invalid memory size unit in %q", s)
+	}
+	if n > (1<<63-1)/mult {
+		return 0, fmt.Errorf("memory size %q overflows", s)
+	}
+	return n * mult, nil
+}

@@ -1,0 +1,381 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math"
+	"path"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/paimon-go/paimon-go/format/avrofile"
+	"github.com/paimon-go/paimon-go/format/index"
+	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/format/parquet"
+	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/evolution"
+)
+
+// ErrFormatNotSupported reports a data file in a format this library cannot
+// decode (ORC: no maintained pure-Go ORC reader exists).
+var ErrFormatNotSupported = fmt.Errorf("paimon: data file format not supported: %w", ErrUnsupported)
+
+// readSplits reads splits one after the other, yielding batches of the
+// output schema. It stops at the scan's limit.
+func (s *Scan) readSplits(ctx context.Context, st *scanState, splits []Split, yield func(arrow.RecordBatch, error) bool) {
+	r := &splitReader{scan: s, st: st, mem: s.allocator(), remaining: s.spec.Limit}
+	for i := range splits {
+		if !r.readSplit(ctx, &splits[i], yield) {
+			return
+		}
+	}
+}
+
+// splitReader holds the per-read state shared by the splits of one read.
+type splitReader struct {
+	scan      *Scan
+	st        *scanState
+	mem       memory.Allocator
+	remaining int64 // rows still allowed by the limit; 0 without limit
+	limited   bool
+}
+
+// readSplit reads one split; it returns false when the consumer stopped,
+// an error was yielded or the limit was reached.
+func (r *splitReader) readSplit(ctx context.Context, sp *Split, yield func(arrow.RecordBatch, error) bool) bool {
+	if len(r.st.schema.PrimaryKeys) > 0 && !(sp.RawConvertible && len(sp.Files) == 1) {
+		yield(nil, fmt.Errorf("%w: merge read of primary-key table %s", ErrUnsupported, r.scan.table.name()))
+		return false
+	}
+	var dvs map[string]*index.DeletionVector
+	if sp.DeletionFiles != nil {
+		var err error
+		if dvs, err = r.readDeletionFiles(ctx, sp); err != nil {
+			yield(nil, err)
+			return false
+		}
+	}
+	for i := range sp.Files {
+		f := &sp.Files[i]
+		ok := true
+		for rec, err := range r.readFile(ctx, sp, f, dvs[f.FileName]) {
+			if err != nil {
+				yield(nil, err)
+				return false
+			}
+			if !r.emit(rec, yield) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// emit applies the limit and yields a batch; it owns rec.
+func (r *splitReader) emit(rec arrow.RecordBatch, yield func(arrow.RecordBatch, error) bool) bool {
+	if rec.NumRows() == 0 {
+		rec.Release()
+		return true
+	}
+	if r.scan.spec.Limit > 0 {
+		if r.remaining == 0 && !r.limited {
+			r.remaining = r.scan.spec.Limit
+		}
+		r.limited = true
+		if rec.NumRows() >= r.remaining {
+			out := rec.NewSlice(0, r.remaining)
+			rec.Release()
+			r.remaining = 0
+			yield(out, nil)
+			return false
+		}
+		r.remaining -= rec.NumRows()
+	}
+	return yield(rec, nil)
+}
+
+func (r *splitReader) readDeletionFiles(ctx context.Context, sp *Split) (map[string]*index.DeletionVector, error) {
+	out := map[string]*index.DeletionVector{}
+	meta := r.scan.table.meta
+	for i, df := range sp.DeletionFiles {
+		if df == nil {
+			continue
+		}
+		p := meta.Path(df.Path)
+		file, err := meta.fsys.Open(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("paimon: deletion vector of %s: %w", sp.Files[i].FileName, err)
+		}
+		if df.Offset < 0 || df.Offset > math.MaxInt32 || df.Length < 0 || df.Length > math.MaxInt32 {
+			file.Close()
+			return nil, fmt.Errorf("%w: deletion vector range %d+%d in %s", ErrInvalidSplit, df.Offset, df.Length, p)
+		}
+		dm := index.DVMeta{DataFile: sp.Files[i].FileName, Offset: int32(df.Offset), Length: int32(df.Length)}
+		if df.Cardinality >= 0 {
+			c := df.Cardinality
+			dm.Cardinality = &c
+		}
+		dvs, err := index.ReadAll(ctx, file, []index.DVMeta{dm}, nil)
+		file.Close()
+		if err != nil {
+			return nil, corrupt(p, err)
+		}
+		out[sp.Files[i].FileName] = dvs[sp.Files[i].FileName]
+	}
+	return out, nil
+}
+
+// dataFilePath is where a data file lives relative to the fs root.
+func (r *splitReader) dataFilePath(sp *Split, f *manifest.DataFileMeta) (string, error) {
+	if f.ExternalPath != nil && *f.ExternalPath != "" {
+		return "", fmt.Errorf("%w: data file %s has external path %s", ErrUnsupported, f.FileName, *f.ExternalPath)
+	}
+	return r.scan.table.meta.Path(sp.BucketPath, f.FileName), nil
+}
+
+// fileFormat is the format of a data file, from its extension as Java's
+// DataFilePathFactory.formatIdentifier derives it.
+func fileFormat(name string) string {
+	ext := strings.TrimPrefix(path.Ext(name), ".")
+	return strings.ToLower(ext)
+}
+
+// batchSource reads batches of the given fields from an open data file.
+type batchSource func(ctx context.Context, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error]
+
+// readFile reads one data file as the scan's output batches: columns of the
+// file's schema mapped to the scan's schema by field id, deleted positions
+// removed, the residual filter applied and the output columns projected.
+func (r *splitReader) readFile(ctx context.Context, sp *Split, f *manifest.DataFileMeta, dv *index.DeletionVector) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		p, err := r.dataFilePath(sp, f)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		fileSchema, err := r.st.schemas.get(ctx, f.SchemaID)
+		if err != nil {
+			yield(nil, fmt.Errorf("paimon: data file %s: %w", p, err))
+			return
+		}
+		mapping, err := evolution.New(r.st.readFields, fileSchema.Fields)
+		if err != nil {
+			yield(nil, fmt.Errorf("paimon: data file %s (schema %d): %w", p, f.SchemaID, err))
+			return
+		}
+		file, err := r.scan.table.meta.fsys.Open(ctx, p)
+		if err != nil {
+			yield(nil, fmt.Errorf("paimon: data file %s: %w", p, err))
+			return
+		}
+		defer file.Close()
+		var pruned bool
+		src, err := r.openFormat(ctx, p, file, file.Size(), f, dv != nil, &pruned)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		var pos int64
+		for rec, err := range src(ctx, mapping.FileFields()) {
+			if err != nil {
+				yield(nil, corrupt(p, err))
+				return
+			}
+			n := rec.NumRows()
+			out, err := r.transform(rec, mapping, dv, pos)
+			pos += n
+			if err != nil {
+				yield(nil, fmt.Errorf("paimon: data file %s: %w", p, err))
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+		}
+		if f.RowCount != pos && !pruned {
+			// Whole-file reads must see every row the manifest counts.
+			yield(nil, corrupt(p, fmt.Errorf("file has %d rows, manifest says %d", pos, f.RowCount)))
+		}
+	}
+}
+
+// openFormat opens a data file with the decoder of its format.
+//
+// Row groups are pruned by the residual filter unless wholeFile is set (a
+// deletion vector addresses file positions, which skipping would shift);
+// *pruned reports whether any was skipped.
+func (r *splitReader) openFormat(ctx context.Context, p string, ra io.ReaderAt, size int64, f *manifest.DataFileMeta, wholeFile bool, pruned *bool) (batchSource, error) {
+	batch := r.scan.spec.BatchSize
+	switch fileFormat(f.FileName) {
+	case "parquet":
+		pr, err := parquet.Open(ctx, ra, size, &parquet.ReadOptions{Name: p})
+		if err != nil {
+			return nil, corrupt(p, err)
+		}
+		return func(ctx context.Context, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error] {
+			req := &parquet.ReadRequest{BatchSize: batch, Allocator: r.mem}
+			if !wholeFile {
+				req.RowGroups, *pruned = r.st.selectRowGroups(pr.RowGroups(), fields)
+			}
+			return pr.Read(ctx, fields, req)
+		}, nil
+	case "avro":
+		ar, err := avrofile.Open(ctx, ra, size, &avrofile.ReadOptions{Name: p})
+		if err != nil {
+			return nil, corrupt(p, err)
+		}
+		return func(ctx context.Context, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error] {
+			return ar.Read(ctx, fields, &avrofile.ReadRequest{BatchSize: batch, Allocator: r.mem})
+		}, nil
+	case "orc":
+		return nil, fmt.Errorf("%w: %s is ORC (no maintained pure-Go ORC reader exists)", ErrFormatNotSupported, p)
+	}
+	return nil, fmt.Errorf("%w: %s", ErrFormatNotSupported, p)
+}
+
+// transform turns a batch read from a file into an output batch. It owns
+// rec. pos is the file position of rec's first row.
+func (r *splitReader) transform(rec arrow.RecordBatch, mapping *evolution.Mapping, dv *index.DeletionVector, pos int64) (arrow.RecordBatch, error) {
+	cur, err := mapping.Apply(rec, r.mem)
+	rec.Release()
+	if err != nil {
+		return nil, err
+	}
+	if dv != nil {
+		next, err := dropDeleted(cur, dv, pos, r.mem)
+		cur.Release()
+		if err != nil {
+			return nil, err
+		}
+		cur = next
+	}
+	if r.st.residual != nil {
+		next, err := r.st.residual.Filter(cur, r.mem)
+		cur.Release()
+		if err != nil {
+			return nil, err
+		}
+		cur = next
+	}
+	out, err := r.st.projectBatch(cur)
+	cur.Release()
+	return out, err
+}
+
+// projectBatch selects the output columns of a batch of readFields.
+func (st *scanState) projectBatch(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, len(st.outputs))
+	var owned []arrow.Array
+	defer func() {
+		for _, a := range owned {
+			a.Release()
+		}
+	}()
+	for j, oc := range st.outputs {
+		col := rec.Column(oc.read)
+		if oc.pruned != nil {
+			pruned, err := pruneArray(col, st.readFields[oc.read].Type, *oc.pruned, st.outSchema.Field(j).Type)
+			if err != nil {
+				return nil, err
+			}
+			owned = append(owned, pruned)
+			col = pruned
+		}
+		cols[j] = col
+	}
+	return array.NewRecordBatch(st.outSchema, cols, rec.NumRows()), nil
+}
+
+// pruneArray keeps the children of a struct array that a pruned ROW type
+// selects, sharing their buffers.
+func pruneArray(arr arrow.Array, full, pruned schema.DataType, target arrow.DataType) (arrow.Array, error) {
+	d, err := pruneData(arr.Data(), full, pruned, target)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Release()
+	return array.MakeFromData(d), nil
+}
+
+func pruneData(d arrow.ArrayData, full, pruned schema.DataType, target arrow.DataType) (arrow.ArrayData, error) {
+	st, ok := target.(*arrow.StructType)
+	if !ok || full.Root != schema.Row {
+		d.Retain()
+		return d, nil
+	}
+	children := make([]arrow.ArrayData, len(pruned.Fields))
+	defer func() {
+		for _, c := range children {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for j, pf := range pruned.Fields {
+		i := full.FieldIndexByID(pf.ID)
+		if i < 0 || i >= len(d.Children()) {
+			return nil, errors.New("paimon: nested projection does not match the data")
+		}
+		c, err := pruneData(d.Children()[i], full.Fields[i].Type, pf.Type, st.Field(j).Type)
+		if err != nil {
+			return nil, err
+		}
+		children[j] = c
+	}
+	return array.NewData(target, d.Len(), d.Buffers()[:1], children, d.NullN(), d.Offset()), nil
+}
+
+// dropDeleted removes the rows of rec whose file positions (pos onwards)
+// the deletion vector marks.
+func dropDeleted(rec arrow.RecordBatch, dv *index.DeletionVector, pos int64, mem memory.Allocator) (arrow.RecordBatch, error) {
+	n := rec.NumRows()
+	var keep []int64
+	any := false
+	for i := range n {
+		if dv.IsDeleted(pos + i) {
+			any = true
+			continue
+		}
+		keep = append(keep, i)
+	}
+	if !any {
+		rec.Retain()
+		return rec, nil
+	}
+	return takeRows(rec, keep, mem)
+}
+
+// takeRows returns the rows of rec at the given ascending indices.
+func takeRows(rec arrow.RecordBatch, rows []int64, mem memory.Allocator) (arrow.RecordBatch, error) {
+	b := array.NewInt64Builder(mem)
+	b.AppendValues(rows, nil)
+	idx := b.NewInt64Array()
+	b.Release()
+	defer idx.Release()
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i := range cols {
+		c, err := takeArray(rec.Column(i), idx, mem)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = c
+	}
+	return array.NewRecordBatch(rec.Schema(), cols, int64(len(rows))), nil
+}

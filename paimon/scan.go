@@ -1,0 +1,206 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/paimon-go/paimon-go/paimon/predicate"
+)
+
+// ErrInvalidScan reports contradictory or malformed scan options, such as two
+// ways of choosing the snapshot, a negative limit or a duplicate column.
+var ErrInvalidScan = errors.New("paimon: invalid scan")
+
+// ScanSpec is everything a Scan is configured with. Functional ScanOptions
+// fill it; it is exported so that callers can inspect a Scan and build one
+// from configuration.
+type ScanSpec struct {
+	// Columns are the columns to return, in order; nil means all. A dotted
+	// name ("address.city") selects a field of a ROW column: the output
+	// keeps the ROW with only the selected fields.
+	Columns []string
+	// Filter keeps the rows it matches; nil keeps all. It prunes
+	// partitions, buckets, files and row groups, and the remaining rows
+	// are filtered exactly.
+	Filter *predicate.Predicate
+	// Limit stops the scan after this many rows; 0 means no limit.
+	Limit int64
+	// SnapshotID reads this snapshot instead of the latest (Java
+	// scan.snapshot-id).
+	SnapshotID int64
+	// Timestamp reads the latest snapshot committed at or before it (Java
+	// scan.timestamp-millis).
+	Timestamp time.Time
+	// Tag reads the snapshot of this tag (Java scan.tag-name).
+	Tag string
+	// Allocator allocates the record batches; nil means
+	// memory.DefaultAllocator.
+	Allocator memory.Allocator
+	// BatchSize is the maximum number of rows per batch; 0 means 4096.
+	BatchSize int
+}
+
+// ScanOption sets a field of a ScanSpec.
+type ScanOption func(*ScanSpec)
+
+// WithColumns selects the columns to return, in order.
+func WithColumns(names ...string) ScanOption {
+	return func(s *ScanSpec) { s.Columns = append([]string(nil), names...) }
+}
+
+// WithFilter sets the row filter.
+func WithFilter(p *predicate.Predicate) ScanOption { return func(s *ScanSpec) { s.Filter = p } }
+
+// WithLimit stops the scan after n rows.
+func WithLimit(n int64) ScanOption { return func(s *ScanSpec) { s.Limit = n } }
+
+// WithSnapshotID reads snapshot id.
+func WithSnapshotID(id int64) ScanOption { return func(s *ScanSpec) { s.SnapshotID = id } }
+
+// WithTimestamp reads the latest snapshot committed at or before t.
+func WithTimestamp(t time.Time) ScanOption { return func(s *ScanSpec) { s.Timestamp = t } }
+
+// WithTag reads the snapshot of a tag.
+func WithTag(name string) ScanOption { return func(s *ScanSpec) { s.Tag = name } }
+
+// WithAllocator sets the allocator of the returned batches.
+func WithAllocator(mem memory.Allocator) ScanOption { return func(s *ScanSpec) { s.Allocator = mem } }
+
+// WithBatchSize sets the maximum number of rows per batch.
+func WithBatchSize(n int) ScanOption { return func(s *ScanSpec) { s.BatchSize = n } }
+
+// Scan is a configured read of a table. It is an immutable value: it does no
+// I/O until ArrowSchema, Plan, Records or ReadSplits is called, and it is
+// safe for concurrent use.
+type Scan struct {
+	table *Table
+	spec  ScanSpec
+}
+
+// NewScan returns a scan of the table configured by opts. Invalid options
+// are reported by the first call that does I/O.
+func (t *Table) NewScan(opts ...ScanOption) *Scan {
+	s := &Scan{table: t}
+	for _, o := range opts {
+		o(&s.spec)
+	}
+	return s
+}
+
+// Spec returns the scan's configuration.
+func (s *Scan) Spec() ScanSpec {
+	sp := s.spec
+	sp.Columns = append([]string(nil), sp.Columns...)
+	return sp
+}
+
+func (s *Scan) allocator() memory.Allocator {
+	if s.spec.Allocator != nil {
+		return s.spec.Allocator
+	}
+	return memory.DefaultAllocator
+}
+
+func (s *Scan) validate() error {
+	n := 0
+	if s.spec.SnapshotID != 0 {
+		n++
+	}
+	if !s.spec.Timestamp.IsZero() {
+		n++
+	}
+	if s.spec.Tag != "" {
+		n++
+	}
+	if n > 1 {
+		return fmt.Errorf("%w: at most one of snapshot id, timestamp and tag may be set", ErrInvalidScan)
+	}
+	if s.spec.SnapshotID < 0 {
+		return fmt.Errorf("%w: snapshot id %d", ErrInvalidScan, s.spec.SnapshotID)
+	}
+	if s.spec.Limit < 0 {
+		return fmt.Errorf("%w: negative limit %d", ErrInvalidScan, s.spec.Limit)
+	}
+	if s.spec.BatchSize < 0 {
+		return fmt.Errorf("%w: negative batch size %d", ErrInvalidScan, s.spec.BatchSize)
+	}
+	return nil
+}
+
+// ArrowSchema returns the schema of every batch the scan yields. It is known
+// before reading: for time travel it reads the chosen snapshot to learn the
+// schema that was current then, as Java does.
+func (s *Scan) ArrowSchema(ctx context.Context) (*arrow.Schema, error) {
+	st, err := s.resolve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return st.outSchema, nil
+}
+
+// Records plans the scan and reads every split in order. The consumer must
+// Release each batch; breaking out of the loop releases everything else.
+// Errors come out as the second value, after which the sequence ends.
+func (s *Scan) Records(ctx context.Context) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		plan, err := s.Plan(ctx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		s.readSplits(ctx, plan.state, plan.Splits, yield)
+	}
+}
+
+// ReadSplits reads the given splits, which may come from a Plan of another
+// process (see Split.MarshalBinary). The scan must have the same columns and
+// filter as the planning scan; the splits' snapshot decides the schema.
+func (s *Scan) ReadSplits(ctx context.Context, splits ...Split) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		if len(splits) == 0 {
+			return
+		}
+		st, err := s.resolveFor(ctx, splits[0].SnapshotID)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		for i := range splits {
+			if splits[i].SnapshotID != splits[0].SnapshotID {
+				yield(nil, fmt.Errorf("%w: splits of snapshots %d and %d in one read", ErrInvalidScan, splits[0].SnapshotID, splits[i].SnapshotID))
+				return
+			}
+		}
+		s.readSplits(ctx, st, splits, yield)
+	}
+}
+
+// NewReader returns an array.RecordReader over the given splits, or over the
+// whole scan when none are given. Release the reader when done; its Err
+// reports a read error after Next returns false.
+func (s *Scan) NewReader(ctx context.Context, splits ...Split) (array.RecordReader, error) {
+	var st *scanState
+	var err error
+	if len(splits) == 0 {
+		var plan *Plan
+		plan, err = s.Plan(ctx)
+		if err != nil {
+			return nil, err
+		}
+		st, splits = plan.state, plan.Splits
+	} else {
+		st, err = s.resolveFor(ctx, splits[0].SnapshotID)
+		if err != nil {
+			return nil, err
+		}
+	}
+	seq := func(yield func(arrow.RecordBatch, error) bool) { s.readSplits(ctx, st, splits, yield) }
+	return array.ReaderFromIter(st.outSchema, seq), nil
+}

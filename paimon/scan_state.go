@@ -1,0 +1,278 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/paimon/predicate"
+)
+
+// ErrColumnNotFound reports a projected column the schema does not have.
+var ErrColumnNotFound = errors.New("paimon: column not found")
+
+// scanState is a Scan resolved against a snapshot and its schema: what to
+// read, how to prune and what to output.
+type scanState struct {
+	snapshot *snapshot.Snapshot // nil for a table without snapshots
+	schema   *schema.TableSchema
+	filter   *predicate.Bound // bound to schema.Fields; nil without filter
+	pather   *partitionPather
+	pruner   *pruner
+	schemas  *schemaCache
+
+	readFields []schema.DataField // top-level fields read from data files, in schema order
+	residual   *predicate.Bound   // filter bound to readFields
+	outputs    []outputColumn
+	outFields  []schema.DataField
+	outSchema  *arrow.Schema
+}
+
+// outputColumn is one returned column: a read field, possibly a ROW pruned
+// to some of its fields.
+type outputColumn struct {
+	read   int              // index in readFields
+	pruned *schema.DataType // nil: the whole column
+}
+
+// resolve chooses the snapshot the scan reads and prepares the state.
+func (s *Scan) resolve(ctx context.Context) (*scanState, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	snap, err := s.chooseSnapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ts := s.table.schema
+	if snap != nil && s.timeTravel() && snap.SchemaID != ts.ID {
+		// Java AbstractFileStoreTable.tryTimeTravel switches to the schema
+		// the snapshot was committed with.
+		if ts, err = s.table.meta.ReadSchema(ctx, snap.SchemaID); err != nil {
+			return nil, err
+		}
+	}
+	return s.newState(snap, ts)
+}
+
+// resolveFor prepares the state for reading splits of snapshot id planned
+// elsewhere, with the schema the planner used.
+func (s *Scan) resolveFor(ctx context.Context, id int64) (*scanState, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	ts := s.table.schema
+	var snap *snapshot.Snapshot
+	if s.timeTravel() {
+		var err error
+		if snap, err = s.table.meta.ReadSnapshot(ctx, id); err != nil {
+			return nil, err
+		}
+		if snap.SchemaID != ts.ID {
+			if ts, err = s.table.meta.ReadSchema(ctx, snap.SchemaID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s.newState(snap, ts)
+}
+
+func (s *Scan) timeTravel() bool {
+	return s.spec.SnapshotID != 0 || s.spec.Tag != "" || !s.spec.Timestamp.IsZero()
+}
+
+func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanState, error) {
+	st := &scanState{snapshot: snap, schema: ts, schemas: newSchemaCache(s.table.meta, ts)}
+	var err error
+	if st.pather, err = newPartitionPather(ts); err != nil {
+		return nil, err
+	}
+	if s.spec.Filter != nil {
+		if st.filter, err = predicate.Bind(s.spec.Filter, ts.Fields); err != nil {
+			return nil, fmt.Errorf("paimon: filter on %s: %w", s.table.name(), err)
+		}
+	}
+	if err := st.project(s.spec.Columns); err != nil {
+		return nil, fmt.Errorf("paimon: projection on %s: %w", s.table.name(), err)
+	}
+	if st.filter != nil {
+		if st.residual, err = predicate.Bind(s.spec.Filter, st.readFields); err != nil {
+			return nil, err
+		}
+	}
+	if st.outSchema, err = schema.ToArrowSchema(st.outFields); err != nil {
+		return nil, err
+	}
+	if st.pruner, err = newPruner(st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func (t *Table) name() string {
+	if t.id.Table != "" {
+		return t.id.String()
+	}
+	return t.meta.Root()
+}
+
+// project resolves the requested columns into the fields to read and the
+// columns to output.
+func (st *scanState) project(columns []string) error {
+	fields := st.schema.Fields
+	type sel struct {
+		top  int
+		path [][]int // nested selections inside top; nil path = whole column
+	}
+	var sels []*sel
+	byTop := map[int]*sel{}
+	if columns == nil {
+		for i := range fields {
+			s := &sel{top: i}
+			sels = append(sels, s)
+			byTop[i] = s
+		}
+	}
+	seen := map[string]bool{}
+	for _, name := range columns {
+		if seen[name] {
+			return fmt.Errorf("%w: column %q selected twice", ErrInvalidScan, name)
+		}
+		seen[name] = true
+		top, path, err := resolveColumn(fields, name)
+		if err != nil {
+			return err
+		}
+		s, ok := byTop[top]
+		if !ok {
+			s = &sel{top: top}
+			sels = append(sels, s)
+			byTop[top] = s
+		} else if s.path == nil || path == nil {
+			return fmt.Errorf("%w: column %q overlaps another selected column", ErrInvalidScan, name)
+		}
+		if path != nil {
+			s.path = append(s.path, path)
+		}
+	}
+	// Read the selected top-level fields and the filter's fields, in
+	// schema order.
+	need := map[int]bool{}
+	for _, s := range sels {
+		need[s.top] = true
+	}
+	if st.filter != nil {
+		for _, l := range st.filter.Leaves() {
+			need[l.FieldIndex()] = true
+		}
+	}
+	var tops []int
+	for i := range need {
+		tops = append(tops, i)
+	}
+	sort.Ints(tops)
+	readPos := map[int]int{}
+	for _, i := range tops {
+		readPos[i] = len(st.readFields)
+		st.readFields = append(st.readFields, fields[i])
+	}
+	for _, s := range sels {
+		f := fields[s.top]
+		oc := outputColumn{read: readPos[s.top]}
+		if s.path != nil {
+			t, err := pruneRowType(f.Type, s.path)
+			if err != nil {
+				return err
+			}
+			oc.pruned = &t
+			f.Type = t
+		}
+		st.outputs = append(st.outputs, oc)
+		st.outFields = append(st.outFields, f)
+	}
+	return nil
+}
+
+// resolveColumn finds a column by name: a top-level field, or a dotted path
+// into ROW fields. Field names may themselves contain dots; an exact
+// top-level match wins.
+func resolveColumn(fields []schema.DataField, name string) (int, []int, error) {
+	for i, f := range fields {
+		if f.Name == name {
+			return i, nil, nil
+		}
+	}
+	for i, f := range fields {
+		rest, ok := strings.CutPrefix(name, f.Name+".")
+		if !ok || f.Type.Root != schema.Row {
+			continue
+		}
+		if path, ok := resolveNested(f.Type.Fields, rest); ok {
+			return i, path, nil
+		}
+	}
+	return 0, nil, fmt.Errorf("%w: %q", ErrColumnNotFound, name)
+}
+
+func resolveNested(fields []schema.DataField, name string) ([]int, bool) {
+	for i, f := range fields {
+		if f.Name == name {
+			return []int{i}, true
+		}
+	}
+	for i, f := range fields {
+		rest, ok := strings.CutPrefix(name, f.Name+".")
+		if !ok || f.Type.Root != schema.Row {
+			continue
+		}
+		if path, ok := resolveNested(f.Type.Fields, rest); ok {
+			return append([]int{i}, path...), true
+		}
+	}
+	return nil, false
+}
+
+// pruneRowType keeps the fields of a ROW type named by paths (each a list of
+// field positions, outermost first), in the order first selected.
+func pruneRowType(t schema.DataType, paths [][]int) (schema.DataType, error) {
+	out := t
+	out.Fields = nil
+	var order []int
+	sub := map[int][][]int{}
+	whole := map[int]bool{}
+	for _, p := range paths {
+		i := p[0]
+		if _, ok := sub[i]; !ok && !whole[i] {
+			order = append(order, i)
+		}
+		if len(p) == 1 {
+			if whole[i] || len(sub[i]) > 0 {
+				return t, fmt.Errorf("%w: field %q selected twice", ErrInvalidScan, t.Fields[i].Name)
+			}
+			whole[i] = true
+			continue
+		}
+		if whole[i] {
+			return t, fmt.Errorf("%w: field %q selected twice", ErrInvalidScan, t.Fields[i].Name)
+		}
+		sub[i] = append(sub[i], p[1:])
+	}
+	for _, i := range order {
+		f := t.Fields[i]
+		if !whole[i] {
+			nt, err := pruneRowType(f.Type, sub[i])
+			if err != nil {
+				return t, err
+			}
+			f.Type = nt
+		}
+		out.Fields = append(out.Fields, f)
+	}
+	return out, nil
+}
