@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/paimon-go/paimon-go/format/schema"
+)
+
+// Output formats of scan.
+const (
+	formatJSONL = "jsonl"
+	formatJSON  = "json"
+	formatCSV   = "csv"
+	formatTable = "table"
+)
+
+var rowFormats = []string{formatJSONL, formatJSON, formatCSV, formatTable}
+
+// rowWriter prints rows in one output format. Values are in the format/data
+// model, one per column.
+type rowWriter interface {
+	writeRow(values []any) error
+	// close writes whatever the format needs at the end (a closing bracket,
+	// buffered table rows) and flushes.
+	close() error
+}
+
+// column is one output column.
+type column struct {
+	name string
+	typ  schema.DataType
+}
+
+func newRowWriter(format string, w io.Writer, cols []column) (rowWriter, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	switch format {
+	case formatJSONL:
+		return &jsonWriter{w: bw, cols: cols}, nil
+	case formatJSON:
+		return &jsonWriter{w: bw, cols: cols, array: true}, nil
+	case formatCSV:
+		return newCSVWriter(bw, cols)
+	case formatTable:
+		return &tableWriter{w: bw, cols: cols}, nil
+	}
+	return nil, fmt.Errorf("unknown output format %q", format)
+}
+
+// jsonWriter prints canon-v1 objects, one per line (jsonl) or as the
+// elements of one array (json).
+type jsonWriter struct {
+	w     *bufio.Writer
+	cols  []column
+	array bool
+	rows  int
+}
+
+func (j *jsonWriter) writeRow(values []any) error {
+	obj := object{keys: make([]string, len(j.cols)), vals: make([]any, len(j.cols))}
+	for i, c := range j.cols {
+		x, err := encodeValue(c.typ, values[i], canonStyle)
+		if err != nil {
+			return fmt.Errorf("column %s: %w", c.name, err)
+		}
+		obj.keys[i], obj.vals[i] = c.name, x
+	}
+	b, err := obj.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	if j.array {
+		if j.rows == 0 {
+			j.w.WriteString("[\n")
+		} else {
+			j.w.WriteString(",\n")
+		}
+	}
+	j.rows++
+	j.w.Write(b)
+	if !j.array {
+		j.w.WriteByte('\n')
+	}
+	return nil
+}
+
+func (j *jsonWriter) close() error {
+	if j.array {
+		if j.rows == 0 {
+			j.w.WriteString("[]\n")
+		} else {
+			j.w.WriteString("\n]\n")
+		}
+	}
+	return j.w.Flush()
+}
+
+// csvWriter prints a header line and one RFC 4180 record per row; NULL is
+// an empty field.
+type csvWriter struct {
+	bw     *bufio.Writer
+	w      *csv.Writer
+	cols   []column
+	record []string
+}
+
+func newCSVWriter(bw *bufio.Writer, cols []column) (*csvWriter, error) {
+	c := &csvWriter{bw: bw, w: csv.NewWriter(bw), cols: cols, record: make([]string, len(cols))}
+	for i, col := range cols {
+		c.record[i] = col.name
+	}
+	if err := c.w.Write(c.record); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *csvWriter) writeRow(values []any) error {
+	for i, col := range c.cols {
+		s, _, err := cellText(col.typ, values[i])
+		if err != nil {
+			return fmt.Errorf("column %s: %w", col.name, err)
+		}
+		c.record[i] = s
+	}
+	return c.w.Write(c.record)
+}
+
+func (c *csvWriter) close() error {
+	c.w.Flush()
+	if err := c.w.Error(); err != nil {
+		return err
+	}
+	return c.bw.Flush()
+}
+
+// Table layout: column widths are measured on the first tableSampleRows
+// rows, which are held back until then; later rows are cut to those widths,
+// so output starts before a large scan ends and memory stays bounded.
+const (
+	tableSampleRows = 1000
+	tableMaxWidth   = 40 // cells wider than this are cut, ending in "…"
+	tableNull       = "NULL"
+)
+
+// tableWriter prints aligned text columns under a header and a rule line,
+// numbers right-aligned, then a row count.
+type tableWriter struct {
+	w       *bufio.Writer
+	cols    []column
+	pending [][]string // rows held back until the widths are known
+	widths  []int      // nil until the header has been written
+	rows    int
+}
+
+func (t *tableWriter) writeRow(values []any) error {
+	cells := make([]string, len(t.cols))
+	for i, col := range t.cols {
+		s, ok, err := cellText(col.typ, values[i])
+		if err != nil {
+			return fmt.Errorf("column %s: %w", col.name, err)
+		}
+		if !ok {
+			s = tableNull
+		}
+		cells[i] = sanitizeCell(s)
+	}
+	t.rows++
+	if t.widths != nil {
+		t.printRow(cells)
+		return nil
+	}
+	t.pending = append(t.pending, cells)
+	if len(t.pending) >= tableSampleRows {
+		t.flushPending()
+	}
+	return nil
+}
+
+func (t *tableWriter) flushPending() {
+	t.widths = make([]int, len(t.cols))
+	header := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		header[i] = sanitizeCell(c.name)
+		t.widths[i] = min(utf8.RuneCountInString(header[i]), tableMaxWidth)
+	}
+	for _, r := range t.pending {
+		for i, s := range r {
+			t.widths[i] = max(t.widths[i], min(utf8.RuneCountInString(s), tableMaxWidth))
+		}
+	}
+	t.printLine(header, false)
+	rule := make([]string, len(t.cols))
+	for i, w := range t.widths {
+		rule[i] = strings.Repeat("-", w)
+	}
+	t.printLine(rule, false)
+	for _, r := range t.pending {
+		t.printRow(r)
+	}
+	t.pending = nil
+}
+
+func (t *tableWriter) printRow(cells []string) { t.printLine(cells, true) }
+
+func (t *tableWriter) printLine(cells []string, data bool) {
+	var sb strings.Builder
+	for i, s := range cells {
+		s = truncateCell(s, t.widths[i])
+		pad := strings.Repeat(" ", t.widths[i]-utf8.RuneCountInString(s))
+		if i > 0 {
+			sb.WriteString("  ")
+		}
+		if data && rightAligned(t.cols[i].typ) {
+			sb.WriteString(pad)
+			sb.WriteString(s)
+		} else {
+			sb.WriteString(s)
+			if i < len(cells)-1 {
+				sb.WriteString(pad)
+			}
+		}
+	}
+	sb.WriteByte('\n')
+	t.w.WriteString(sb.String())
+}
+
+func (t *tableWriter) close() error {
+	if t.widths == nil {
+		t.flushPending()
+	}
+	if t.rows == 1 {
+		t.w.WriteString("(1 row)\n")
+	} else {
+		fmt.Fprintf(t.w, "(%d rows)\n", t.rows)
+	}
+	return t.w.Flush()
+}
+
+func rightAligned(t schema.DataType) bool {
+	return t.Root.IsNumeric()
+}
+
+// truncateCell cuts s to at most width runes, marking the cut with "…".
+func truncateCell(s string, width int) string {
+	if utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	if width <= 1 {
+		return string([]rune(s)[:max(width, 0)])
+	}
+	return string([]rune(s)[:width-1]) + "…"
+}
+
+// sanitizeCell keeps a cell on one line: line breaks and tabs become
+// backslash escapes, other control characters '?'.
+func sanitizeCell(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var sb strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			sb.WriteString(`\n`)
+		case r == '\r':
+			sb.WriteString(`\r`)
+		case r == '\t':
+			sb.WriteString(`\t`)
+		case isControl(r):
+			sb.WriteByte('?')
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

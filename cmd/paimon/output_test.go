@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paimon-go/paimon-go/format/data"
+	"github.com/paimon-go/paimon-go/format/schema"
+)
+
+func TestEncodeValue(t *testing.T) {
+	mapType := schema.MapType(schema.StringType().NotNull(), schema.IntType())
+	rowType := schema.RowType(schema.NewField(1, "z", schema.IntType()), schema.NewField(2, "a", schema.DoubleType()))
+	m := data.Map{Keys: []any{"b", "a"}, Values: []any{int32(2), nil}}
+	tests := []struct {
+		name      string
+		typ       schema.DataType
+		value     any
+		canon     string // JSON of the canonStyle value
+		text      string // cellText
+		textIsNil bool
+	}{
+		{"null", schema.IntType(), nil, "null", "", true},
+		{"int", schema.IntType(), int32(-7), "-7", "-7", false},
+		{"double", schema.DoubleType(), 1.5, `"f64:3ff8000000000000"`, "1.5", false},
+		{"float nan", schema.FloatType(), float32(math.NaN()), `"f32:nan"`, "NaN", false},
+		{"double -inf", schema.DoubleType(), math.Inf(-1), `"f64:fff0000000000000"`, "-Infinity", false},
+		{"double -0", schema.DoubleType(), math.Copysign(0, -1), `"f64:8000000000000000"`, "-0", false},
+		{"decimal", schema.DecimalType(5, 2), data.Decimal{Unscaled: big.NewInt(-50), Precision: 5, Scale: 2}, `"-0.50"`, "-0.50", false},
+		{"binary", schema.BytesType(), []byte{0xca, 0xfe}, `"cafe"`, "cafe", false},
+		{"string with html", schema.StringType(), "<a&b>", `"<a&b>"`, "<a&b>", false},
+		{"date", schema.DateType(), int32(19782), `"2024-02-29"`, "2024-02-29", false},
+		{"timestamp ltz", schema.TimestampLTZType(9), data.Timestamp{Millis: 0, NanoOfMilli: 1}, `"1970-01-01T00:00:00.000000001Z"`, "1970-01-01T00:00:00.000000001Z", false},
+		{"map sorted in canon only", mapType, m, `[["a",null],["b",2]]`, `[["b",2],["a",null]]`, false},
+		{"row keeps field order", rowType, []any{int32(1), 0.5}, `{"z":1,"a":"f64:3fe0000000000000"}`, `{"z":1,"a":0.5}`, false},
+		{"array of double", schema.ArrayType(schema.DoubleType()), []any{2.0, nil}, `["f64:4000000000000000",null]`, `[2,null]`, false},
+		{"multiset", schema.MultisetType(schema.StringType()), data.Map{Keys: []any{"x"}, Values: []any{int32(3)}}, `[["x",3]]`, `[["x",3]]`, false},
+		{"variant", schema.VariantType(), data.Variant{Value: []byte{1}, Metadata: []byte{2}}, `{"value":"01","metadata":"02"}`, `{"value":"01","metadata":"02"}`, false},
+		{"blob", schema.BlobType(), []byte{0}, `"00"`, "00", false},
+		{"vector", schema.VectorType(2, schema.FloatType()), []any{float32(1), float32(0.5)}, `["f32:3f800000","f32:3f000000"]`, `[1,0.5]`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := encodeValue(tt.typ, tt.value, canonStyle)
+			require.NoError(t, err)
+			b, err := marshalJSON(v)
+			require.NoError(t, err)
+			require.Equal(t, tt.canon, string(b))
+
+			s, ok, err := cellText(tt.typ, tt.value)
+			require.NoError(t, err)
+			require.Equal(t, !tt.textIsNil, ok)
+			require.Equal(t, tt.text, s)
+		})
+	}
+}
+
+func TestEncodeValueMismatch(t *testing.T) {
+	for _, st := range []style{canonStyle, textStyle} {
+		_, err := encodeValue(schema.IntType(), "x", st)
+		require.Error(t, err)
+		_, err = encodeValue(schema.ArrayType(schema.IntType()), "x", st)
+		require.Error(t, err)
+		_, err = encodeValue(schema.MapType(schema.IntType(), schema.IntType()), []any{1}, st)
+		require.Error(t, err)
+	}
+}
+
+func TestColumnTypes(t *testing.T) {
+	ts := &schema.TableSchema{Fields: []schema.DataField{
+		schema.NewField(0, "s", schema.CharType(3)),
+		schema.NewField(1, "ms", schema.MultisetType(schema.StringType())),
+		schema.NewField(2, "r", schema.RowType(schema.NewField(3, "a", schema.IntType()), schema.NewField(4, "b", schema.IntType()))),
+	}}
+	pruned := schema.NewField(2, "r", schema.RowType(schema.NewField(4, "b", schema.IntType())))
+	fields := []schema.DataField{ts.Fields[0], ts.Fields[1], pruned}
+	sch, err := schema.ToArrowSchema(fields)
+	require.NoError(t, err)
+	types, err := columnTypes(ts, sch)
+	require.NoError(t, err)
+	require.Equal(t, schema.Char, types[0].Root, "table type used")
+	require.Equal(t, schema.Multiset, types[1].Root, "table type used")
+	require.Equal(t, schema.Row, types[2].Root)
+	require.Len(t, types[2].Fields, 1, "pruned ROW derived from Arrow")
+
+	// Without field ids every type comes from Arrow.
+	plain := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
+	types, err = columnTypes(ts, plain)
+	require.NoError(t, err)
+	require.Equal(t, schema.BigInt, types[0].Root)
+}
+
+func TestRowWriters(t *testing.T) {
+	cols := []column{{"id", schema.IntType()}, {"name", schema.StringType()}, {"score", schema.DoubleType()}}
+	rows := [][]any{{int32(1), "a,\"b\"", 1.5}, {int32(22), nil, nil}}
+	tests := []struct {
+		format string
+		want   string
+	}{
+		{formatJSONL, "{\"id\":1,\"name\":\"a,\\\"b\\\"\",\"score\":\"f64:3ff8000000000000\"}\n{\"id\":22,\"name\":null,\"score\":null}\n"},
+		{formatJSON, "[\n{\"id\":1,\"name\":\"a,\\\"b\\\"\",\"score\":\"f64:3ff8000000000000\"},\n{\"id\":22,\"name\":null,\"score\":null}\n]\n"},
+		{formatCSV, "id,name,score\n1,\"a,\"\"b\"\"\",1.5\n22,,\n"},
+		{formatTable, "" +
+			"id  name   score\n" +
+			"--  -----  -----\n" +
+			" 1  a,\"b\"    1.5\n" +
+			"22  NULL    NULL\n" +
+			"(2 rows)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			var buf bytes.Buffer
+			w, err := newRowWriter(tt.format, &buf, cols)
+			require.NoError(t, err)
+			for _, r := range rows {
+				require.NoError(t, w.writeRow(r))
+			}
+			require.NoError(t, w.close())
+			require.Equal(t, tt.want, buf.String())
+		})
+	}
+	t.Run("empty", func(t *testing.T) {
+		for format, want := range map[string]string{
+			formatJSONL: "",
+			formatJSON:  "[]\n",
+			formatCSV:   "id,name,score\n",
+			formatTable: "id  name  score\n--  ----  -----\n(0 rows)\n",
+		} {
+			var buf bytes.Buffer
+			w, err := newRowWriter(format, &buf, cols)
+			require.NoError(t, err)
+			require.NoError(t, w.close())
+			require.Equal(t, want, buf.String(), format)
+		}
+	})
+	t.Run("json output is valid", func(t *testing.T) {
+		var buf bytes.Buffer
+		w, err := newRowWriter(formatJSON, &buf, cols)
+		require.NoError(t, err)
+		for _, r := range rows {
+			require.NoError(t, w.writeRow(r))
+		}
+		require.NoError(t, w.close())
+		var v []map[string]any
+		require.NoError(t, json.Unmarshal(buf.Bytes(), &v))
+		require.Len(t, v, 2)
+	})
+}
+
+// TestTableWriterStreams checks that rows after the width sample are cut to
+// the sampled widths, so every line stays aligned.
+func TestTableWriterStreams(t *testing.T) {
+	cols := []column{{"n", schema.IntType()}, {"s", schema.StringType()}}
+	var buf bytes.Buffer
+	w, err := newRowWriter(formatTable, &buf, cols)
+	require.NoError(t, err)
+	for i := range tableSampleRows + 5 {
+		s := "x"
+		if i >= tableSampleRows {
+			s = strings.Repeat("y", 30) // wider than anything sampled
+		}
+		require.NoError(t, w.writeRow([]any{int32(i), s}))
+	}
+	require.NoError(t, w.close())
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	require.Len(t, lines, tableSampleRows+5+3)
+	width := utf8.RuneCountInString(lines[1])
+	for _, l := range lines[2 : len(lines)-1] {
+		require.Equal(t, width, utf8.RuneCountInString(l), "%q", l)
+	}
+	require.Equal(t, fmt.Sprintf("(%d rows)", tableSampleRows+5), lines[len(lines)-1])
+}
+
+func TestTruncateAndSanitize(t *testing.T) {
+	tests := []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"abc", 5, "abc"},
+		{"abcdef", 4, "abc…"},
+		{"üüüüü", 3, "üü…"},
+		{"ab", 1, "a"},
+		{"ab", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			require.Equal(t, tt.want, truncateCell(tt.in, tt.width))
+		})
+	}
+	require.Equal(t, `a\nb\tc?`, sanitizeCell("a\nb\tc\x00"))
+	require.Equal(t, "plain", sanitizeCell("plain"))
+}
+
+func TestParseTime(t *testing.T) {
+	loc := time.FixedZone("X", 2*3600)
+	tests := []struct {
+		in   string
+		want time.Time
+	}{
+		{"1700000000000", time.UnixMilli(1700000000000)},
+		{"2024-05-01T12:00:00Z", time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)},
+		{"2024-05-01T12:00:00.5+01:00", time.Date(2024, 5, 1, 11, 0, 0, 500_000_000, time.UTC)},
+		{"2024-05-01 12:00:00", time.Date(2024, 5, 1, 12, 0, 0, 0, loc)},
+		{"2024-05-01T12:00:00.123", time.Date(2024, 5, 1, 12, 0, 0, 123_000_000, loc)},
+		{"2024-05-01 12:00", time.Date(2024, 5, 1, 12, 0, 0, 0, loc)},
+		{" 2024-05-01 ", time.Date(2024, 5, 1, 0, 0, 0, 0, loc)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := parseTime(tt.in, loc)
+			require.NoError(t, err)
+			require.True(t, tt.want.Equal(got), "got %s want %s", got, tt.want)
+		})
+	}
+	for _, bad := range []string{"", "yesterday", "2024-13-01", "12:00"} {
+		_, err := parseTime(bad, loc)
+		require.Error(t, err, bad)
+	}
+}
+
+func FuzzParseTime(f *testing.F) {
+	for _, s := range []string{"1700000000000", "2024-05-01T12:00:00Z", "2024-05-01 12:00:00.5", "2024-05-01", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = parseTime(s, time.UTC)
+	})
+}
+
+func FuzzTableCell(f *testing.F) {
+	for _, s := range []string{"", "abc", "a\nb", "üüü😀", "\x00\x7f\xff"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		width = max(0, width%100)
+		c := truncateCell(sanitizeCell(s), width)
+		if utf8.RuneCountInString(c) > width {
+			t.Fatalf("%q cut to %d runes is %q", s, width, c)
+		}
+		if strings.ContainsFunc(c, isControl) {
+			t.Fatalf("control character left in %q", c)
+		}
+	})
+}

@@ -1,0 +1,332 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paimon-go/paimon-go/format/parquet"
+	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/predicate"
+)
+
+const scanDetails = `
+The table is "database.table" or "database.table$branch_NAME". Flags may come
+before or after it.
+
+--where takes a SQL-like filter on top-level columns: comparisons (= != <>
+< <= > >=), [NOT] IN (...), IS [NOT] NULL, [NOT] LIKE 'prefix%', STARTS WITH,
+combined with AND, OR, NOT and parentheses. Literals: numbers, 'strings',
+TRUE, FALSE, X'hex', DATE '2024-05-01', TIME '12:00:00',
+TIMESTAMP '2024-05-01 12:00:00'. Quote unusual column names with back-quotes.
+Example: --where "dt = DATE '2024-05-01' AND amount > 100". The filter
+prunes partitions, buckets and files, then filters rows exactly.
+
+--as-of accepts RFC 3339 ("2024-05-01T12:00:00Z"), a local date-time
+("2024-05-01 12:00:00", "2024-05-01T12:00:00.5", "2024-05-01") or epoch
+milliseconds. At most one of --snapshot, --tag and --as-of may be given.
+
+jsonl and json print values in the interop harness's canon-v1 encoding
+(FLOAT/DOUBLE as "f32:"/"f64:" IEEE bits, DECIMAL as strings, BINARY as hex,
+timestamps as ISO text); csv and table print them for people.
+
+--explain prints the plan (snapshot, schema, pruning funnel, splits) instead
+of the rows; with --output json as one JSON object.
+
+Exit status: 0 ok, 1 runtime error, 2 usage error.`
+
+// scanArgs is the parsed command line of scan.
+type scanArgs struct {
+	warehouse string
+	table     paimon.Identifier
+	columns   []string
+	where     string
+	filter    *predicate.Predicate
+	snapshot  int64
+	tag       string
+	asOf      time.Time
+	limit     int64
+	output    string
+	outputSet bool
+	explain   bool
+}
+
+func runScan(ctx context.Context, e *env, c *command, args []string) error {
+	a, err := parseScanArgs(e, c, args)
+	if err != nil {
+		return err
+	}
+	tbl, closeCatalog, err := loadTable(ctx, a.warehouse, a.table)
+	if err != nil {
+		return err
+	}
+	defer closeCatalog()
+	if err := a.checkFilter(tbl); err != nil {
+		return err
+	}
+	scan := tbl.NewScan(a.scanOptions()...)
+	if a.explain {
+		return explain(ctx, e.stdout, tbl, scan, a.output == formatJSON || a.output == formatJSONL)
+	}
+	return a.explainError(tbl, writeRows(ctx, e.stdout, tbl, scan, a.output, a.limit))
+}
+
+func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
+	var (
+		a                                  scanArgs
+		selectFlag, asOfFlag, snapshotFlag string
+		limitFlag                          string
+	)
+	fs := newFlagSet(c)
+	fs.StringVar(&a.warehouse, "warehouse", "", "warehouse `URI`: a path, file://, mem://, s3://, gs:// or azblob:// (default $"+warehouseEnv+")")
+	fs.StringVar(&selectFlag, "select", "", "comma-separated `columns` to return, in order (default all)")
+	fs.StringVar(&a.where, "where", "", "row filter `EXPR`, e.g. \"a = 1 AND s LIKE 'x%'\"")
+	fs.StringVar(&snapshotFlag, "snapshot", "", "read snapshot `N` instead of the latest")
+	fs.StringVar(&a.tag, "tag", "", "read the snapshot of tag `T`")
+	fs.StringVar(&asOfFlag, "as-of", "", "read the latest snapshot committed at or before `TIME`")
+	fs.StringVar(&limitFlag, "limit", "", "stop after `N` rows")
+	fs.StringVar(&a.output, "output", formatJSONL, "output `format`: "+strings.Join(rowFormats, ", "))
+	fs.BoolVar(&a.explain, "explain", false, "print the scan plan instead of the rows")
+
+	pos, err := parseArgs(e, c, fs, args)
+	if err != nil {
+		return nil, err
+	}
+	bad := func(format string, args ...any) (*scanArgs, error) {
+		return nil, usagef(c.name, format, args...)
+	}
+	switch len(pos) {
+	case 0:
+		return bad("missing table name (database.table)")
+	case 1:
+	default:
+		return bad("expected one table name, got %d arguments: %s", len(pos), strings.Join(pos, " "))
+	}
+	if a.table, err = paimon.ParseIdentifier(pos[0]); err != nil {
+		return bad("%v", err)
+	}
+	if a.warehouse = warehouseFlag(a.warehouse); a.warehouse == "" {
+		return bad("no warehouse: pass --warehouse URI or set $%s", warehouseEnv)
+	}
+
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	a.outputSet = set["output"]
+
+	if set["select"] {
+		for _, col := range strings.Split(selectFlag, ",") {
+			col = strings.TrimSpace(col)
+			if col == "" {
+				return bad("--select %q: empty column name", selectFlag)
+			}
+			a.columns = append(a.columns, col)
+		}
+	}
+	if set["where"] {
+		if strings.TrimSpace(a.where) == "" {
+			return bad("--where: empty expression")
+		}
+		if a.filter, err = predicate.Parse(a.where); err != nil {
+			return bad("--where: %v", err)
+		}
+	}
+	var travel []string
+	if set["snapshot"] {
+		travel = append(travel, "--snapshot")
+		n, err := strconv.ParseInt(snapshotFlag, 10, 64)
+		if err != nil || n <= 0 {
+			return bad("--snapshot %q: want a snapshot id (a positive integer)", snapshotFlag)
+		}
+		a.snapshot = n
+	}
+	if set["tag"] {
+		travel = append(travel, "--tag")
+		if a.tag == "" {
+			return bad("--tag: empty tag name")
+		}
+	}
+	if set["as-of"] {
+		travel = append(travel, "--as-of")
+		if a.asOf, err = parseTime(asOfFlag, time.Local); err != nil {
+			return bad("--as-of: %v", err)
+		}
+	}
+	if len(travel) > 1 {
+		return bad("%s cannot be combined: choose one snapshot", strings.Join(travel, " and "))
+	}
+	if set["limit"] {
+		n, err := strconv.ParseInt(limitFlag, 10, 64)
+		if err != nil || n <= 0 {
+			return bad("--limit %q: want a positive integer", limitFlag)
+		}
+		a.limit = n
+	}
+	if a.explain {
+		if a.outputSet && a.output != formatTable && a.output != formatJSON && a.output != formatJSONL {
+			return bad("--explain prints text (--output table) or JSON (--output json), not %q", a.output)
+		}
+	} else if !slices.Contains(rowFormats, a.output) {
+		return bad("--output %q: want one of %s", a.output, strings.Join(rowFormats, ", "))
+	}
+	if a.explain && !a.outputSet {
+		a.output = formatTable
+	}
+	return &a, nil
+}
+
+func (a *scanArgs) scanOptions() []paimon.ScanOption {
+	var opts []paimon.ScanOption
+	if a.columns != nil {
+		opts = append(opts, paimon.WithColumns(a.columns...))
+	}
+	if a.filter != nil {
+		opts = append(opts, paimon.WithFilter(a.filter))
+	}
+	if a.snapshot != 0 {
+		opts = append(opts, paimon.WithSnapshotID(a.snapshot))
+	}
+	if a.tag != "" {
+		opts = append(opts, paimon.WithTag(a.tag))
+	}
+	if !a.asOf.IsZero() {
+		opts = append(opts, paimon.WithTimestamp(a.asOf))
+	}
+	if a.limit > 0 {
+		opts = append(opts, paimon.WithLimit(a.limit))
+	}
+	return opts
+}
+
+// timeTravel reports whether the scan reads an older snapshot, whose schema
+// may differ from the table's current one.
+func (a *scanArgs) timeTravel() bool {
+	return a.snapshot != 0 || a.tag != "" || !a.asOf.IsZero()
+}
+
+// checkFilter binds the --where filter against the table's current schema
+// before any other I/O, so that an unknown column or a literal of the wrong
+// type is reported in terms of the command line, with the columns that do
+// exist. With time travel the schema of the chosen snapshot decides, so the
+// scan binds it itself.
+func (a *scanArgs) checkFilter(tbl *paimon.Table) error {
+	if a.filter == nil || a.timeTravel() {
+		return nil
+	}
+	if _, err := predicate.Bind(a.filter, tbl.Schema().Fields); err != nil {
+		return fmt.Errorf("--where %q: %w%s", a.where, err, columnsHint(tbl, err))
+	}
+	return nil
+}
+
+// explainError adds the flag to blame and the table's columns to errors
+// caused by --select or --where that the scan found.
+func (a *scanArgs) explainError(tbl *paimon.Table, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, paimon.ErrColumnNotFound):
+		return fmt.Errorf("--select: %w%s", err, columnsHint(tbl, err))
+	case errors.Is(err, predicate.ErrUnknownField), errors.Is(err, predicate.ErrTypeMismatch):
+		return fmt.Errorf("--where %q: %w", a.where, err)
+	}
+	return err
+}
+
+func columnsHint(tbl *paimon.Table, err error) string {
+	if !errors.Is(err, predicate.ErrUnknownField) && !errors.Is(err, paimon.ErrColumnNotFound) {
+		return ""
+	}
+	return " (columns: " + strings.Join(tbl.Schema().FieldNames(), ", ") + ")"
+}
+
+// writeRows runs the scan and prints its rows. The output is flushed even
+// when the scan fails part way, so the rows read so far are not lost.
+func writeRows(ctx context.Context, w io.Writer, tbl *paimon.Table, scan *paimon.Scan, format string, limit int64) (err error) {
+	sch, err := scan.ArrowSchema(ctx)
+	if err != nil {
+		return err
+	}
+	types, err := columnTypes(tbl.Schema(), sch)
+	if err != nil {
+		return err
+	}
+	cols := make([]column, len(types))
+	for i, f := range sch.Fields() {
+		cols[i] = column{name: f.Name, typ: types[i]}
+	}
+	out, err := newRowWriter(format, w, cols)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := out.close(); err == nil {
+			err = cerr
+		}
+	}()
+	var n int64
+	values := make([]any, len(cols))
+	for rec, err := range scan.Records(ctx) {
+		if err != nil {
+			return err
+		}
+		rows := int(rec.NumRows())
+		if limit > 0 {
+			rows = int(min(int64(rows), limit-n))
+		}
+		for i := range rows {
+			for c := range cols {
+				v, err := parquet.ArrowValue(rec.Column(c), i, cols[c].typ)
+				if err != nil {
+					rec.Release()
+					return fmt.Errorf("column %s: %w", cols[c].name, err)
+				}
+				values[c] = v
+			}
+			if err := out.writeRow(values); err != nil {
+				rec.Release()
+				return err
+			}
+		}
+		rec.Release()
+		n += int64(rows)
+		if limit > 0 && n >= limit {
+			break
+		}
+	}
+	return nil
+}
+
+// parseTime parses the --as-of forms: epoch milliseconds, RFC 3339, and
+// local date-times (in loc) with a space or a 'T' and optional fraction, or
+// a date alone (midnight). Java's scan.timestamp reads zone-less text in
+// the local time zone too.
+func parseTime(s string, loc *time.Location) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, errors.New("empty time")
+	}
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return time.UnixMilli(ms), nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{
+		"2006-01-02 15:04:05.999999999",
+		"2006-01-02T15:04:05.999999999",
+		"2006-01-02 15:04",
+		"2006-01-02T15:04",
+		"2006-01-02",
+	} {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("cannot parse %q: want RFC 3339 (2024-05-01T12:00:00Z), a local date-time (2024-05-01 12:00:00) or epoch milliseconds", s)
+}
