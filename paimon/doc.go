@@ -1,14 +1,59 @@
 // Package paimon is the table core of paimon-go: it locates and decodes a
-// table's files and (as the library grows) plans scans, reads splits into
-// Arrow record batches, and writes and commits data.
+// table's files, plans scans and reads them into Arrow record batches.
+//
+// # Scanning
+//
+// A Scan is an immutable description of a read, built from a Table with
+// functional options that fill a ScanSpec:
+//
+//	scan := tbl.NewScan(
+//		paimon.WithColumns("id", "address.city"),
+//		paimon.WithFilter(predicate.And(predicate.Equal("dt", "2026-08-01"), predicate.GreaterThan("amount", int64(100)))),
+//		paimon.WithSnapshotID(42), // or WithTimestamp, WithTag; none means the latest snapshot
+//	)
+//	sch, err := scan.ArrowSchema(ctx) // known before reading, even for an empty result
+//	for rec, err := range scan.Records(ctx) {
+//		if err != nil { ... }
+//		use(rec)
+//		rec.Release() // the consumer owns every batch
+//	}
+//
+// Planning (Scan.Plan) mirrors Java's batch scan: it reads the snapshot, its
+// manifest lists and its manifests (concurrently, merged in order), then
+// drops what the filter proves empty — manifests by their partition
+// statistics, files by partition value, by bucket when the filter fixes the
+// bucket key (Java BucketSelector), and by min/max/null-count statistics
+// written under any older schema (mapped by field id) — and packs the rest
+// into Splits per partition and bucket (Java AppendOnlySplitGenerator).
+// PlanStats records the funnel. A Split is a plain serialisable value
+// (MarshalBinary), so one process can plan and many read with
+// Scan.ReadSplits or Scan.NewReader.
+//
+// Reading opens each data file with the decoder of its format (Parquet and
+// Avro; ORC returns ErrFormatNotSupported), skips Parquet row groups whose
+// statistics exclude the filter, maps columns from the file's schema to the
+// scan's by field id with Java's casts (internal/evolution), removes rows
+// deleted by deletion vectors, applies the filter exactly (Java's read
+// filter is only a pruning hint: engines filter again, and so do we), and
+// projects the requested columns. Time travel reads with the schema of the
+// chosen snapshot, as Java's AbstractFileStoreTable.tryTimeTravel does.
+// Primary-key tables need the LSM merge reader and return ErrUnsupported
+// until it lands.
 //
 // # Table metadata
 //
 // TableMeta reads the metadata files of one table directory — schemas,
 // snapshots and their hints, tags, manifest lists, manifests, index manifests
 // and index files — through an fs.FS, with the layout Java Paimon uses
-// (SnapshotManager, SchemaManager, TagManager, FileStorePathFactory). Every
-// decoding failure is a *CorruptError naming the file and wrapping ErrCorrupt;
-// a missing file is an *io/fs.PathError wrapping io/fs.ErrNotExist, or one of
-// the Err*NotFound sentinels where the caller asked by id or name.
+// (SnapshotManager, SchemaManager, TagManager, FileStorePathFactory).
+//
+// # Errors
+//
+// Every decoding failure is a *CorruptError naming the file and wrapping
+// ErrCorrupt; a missing file is an *io/fs.PathError wrapping
+// io/fs.ErrNotExist, or one of the Err*NotFound sentinels where the caller
+// asked by id or name (ErrSnapshotNotFound, ErrTagNotFound,
+// ErrSchemaNotFound). Scan options that contradict each other wrap
+// ErrInvalidScan, unknown projected columns ErrColumnNotFound, and filter
+// problems the predicate package's ErrUnknownField and ErrTypeMismatch.
 package paimon

@@ -1,13 +1,14 @@
-// Command quickstart opens a Paimon table written by Java Paimon and prints
-// what its metadata says: the schema, the snapshot history, the tags, and the
-// data files of the latest snapshot, with their partitions decoded.
+// Command quickstart opens a warehouse written by Java Paimon, loads a table
+// through the filesystem catalog and reads it into Arrow record batches: the
+// whole table, then a projection with a filter (showing how planning pruned
+// partitions and files), then the table as it was at its first snapshot,
+// before its schema evolved.
 //
-//	go run ./examples/quickstart                       # a table from the golden corpus
-//	go run ./examples/quickstart -table /path/to/warehouse/db.db/table
+//	go run ./examples/quickstart            # a table from the golden corpus
+//	go run ./examples/quickstart -warehouse /path/to/warehouse -table db.table -where "id > 3"
 //
-// It uses only the public packages: fs/localfs to reach the files,
-// paimon.TableMeta to locate and decode them, and format/binaryrow to decode
-// partition values. (Reading rows into Arrow arrives with the scan API.)
+// It uses only the public packages: catalog to open the warehouse, paimon to
+// scan, paimon/predicate to filter.
 package main
 
 import (
@@ -15,129 +16,108 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
-	"github.com/paimon-go/paimon-go/format/binaryrow"
-	"github.com/paimon-go/paimon-go/format/manifest"
-	"github.com/paimon-go/paimon-go/format/schema"
-	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/paimon-go/paimon-go/catalog"
+	_ "github.com/paimon-go/paimon-go/catalog/filesystem" // registers the "filesystem" metastore
+	_ "github.com/paimon-go/paimon-go/fs/localfs"         // file:// URIs and plain paths
 	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
 
-const defaultTable = "testdata/golden/java-1.4.2/pk-dedup/warehouse/interop.db/pk_dedup"
+const (
+	defaultWarehouse = "testdata/golden/java-1.4.2/schema-evolution-append-parquet/warehouse"
+	defaultTable     = "interop.schema_evolution_append_parquet"
+)
 
 func main() {
-	table := flag.String("table", defaultTable, "directory of a Paimon table")
+	warehouse := flag.String("warehouse", defaultWarehouse, "warehouse URI or directory")
+	table := flag.String("table", defaultTable, "table to read, as database.table")
+	where := flag.String("where", "part = 'p1' AND small > 0", "filter for the second scan")
 	flag.Parse()
-	if err := run(context.Background(), *table); err != nil {
+	if err := run(context.Background(), *warehouse, *table, *where); err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, dir string) error {
-	abs, err := filepath.Abs(dir)
+func run(ctx context.Context, warehouse, table, where string) error {
+	cat, err := catalog.Open(ctx, warehouse, nil)
 	if err != nil {
 		return err
 	}
-	fsys, err := localfs.New(abs, nil)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", dir, err)
-	}
-	defer fsys.Close()
-	meta := paimon.NewTableMeta(fsys, ".")
-	out := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	defer out.Flush()
-
-	s, err := meta.LatestSchema(ctx)
+	defer cat.Close()
+	id, err := paimon.ParseIdentifier(table)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "table %s (schema %d)\n", dir, s.ID)
+	tbl, err := cat.LoadTable(ctx, id)
+	if err != nil {
+		return err
+	}
+	s := tbl.Schema()
+	fmt.Printf("table %s: schema %d, partition keys %v, primary keys %v\n", id, s.ID, s.PartitionKeys, s.PrimaryKeys)
 	for _, f := range s.Fields {
-		fmt.Fprintf(out, "  %d\t%s\t%s\n", f.ID, f.Name, f.Type)
-	}
-	fmt.Fprintf(out, "partition keys: %v   primary keys: %v\n", s.PartitionKeys, s.PrimaryKeys)
-	fmt.Fprintf(out, "options: %v\n\n", s.Options)
-
-	ids, err := meta.SnapshotIDs(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "snapshot\tkind\tcommitted\ttotal rows\tdelta rows")
-	for _, id := range ids {
-		snap, err := meta.ReadSnapshot(ctx, id)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "%d\t%s\t%s\t%d\t%d\n", snap.ID, snap.CommitKind,
-			time.UnixMilli(snap.TimeMillis).UTC().Format(time.DateTime), snap.TotalRecordCount, snap.DeltaRecordCount)
-	}
-	tags, err := meta.TagNames(ctx)
-	if err != nil {
-		return err
-	}
-	for _, name := range tags {
-		tag, err := meta.ReadTag(ctx, name)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "tag %s -> snapshot %d\n", name, tag.ID)
+		fmt.Printf("  %-8s %s\n", f.Name, f.Type)
 	}
 
-	latest, ok, err := meta.LatestSnapshotID(ctx)
-	if err != nil || !ok {
+	fmt.Println("\nall rows of the latest snapshot:")
+	if err := printScan(ctx, tbl.NewScan()); err != nil {
 		return err
 	}
-	snap, err := meta.ReadSnapshot(ctx, latest)
+
+	filter, err := predicate.Parse(where)
 	if err != nil {
 		return err
 	}
-	lists, err := meta.DataManifests(ctx, snap)
+	cols := []string{"id", "part", "small"}
+	scan := tbl.NewScan(paimon.WithColumns(cols...), paimon.WithFilter(filter))
+	plan, err := scan.Plan(ctx)
 	if err != nil {
 		return err
 	}
-	var entries []manifest.ManifestEntry
-	for _, l := range lists {
-		e, err := meta.ReadManifest(ctx, l.FileName)
-		if err != nil {
-			return err
-		}
-		entries = append(entries, e...)
-	}
-	live, err := manifest.MergeEntries(entries)
-	if err != nil {
+	st := plan.Stats
+	fmt.Printf("\n%v where %s (snapshot %d: %d files, %d pruned by partition, %d by statistics; %d splits):\n",
+		cols, filter, plan.SnapshotID, st.Files, st.FilesPrunedByPartition, st.FilesPrunedByStats, len(plan.Splits))
+	if err := printScan(ctx, scan); err != nil {
 		return err
 	}
-	partTypes := fieldTypes(s.PartitionFields())
-	fmt.Fprintf(out, "\nlive data files of snapshot %d\n", latest)
-	fmt.Fprintln(out, "partition\tbucket\tlevel\trows\tbytes\tfile")
-	for _, e := range live {
-		row, err := binaryrow.ParseSerialized(e.Partition)
-		if err != nil {
-			return err
-		}
-		vals, err := row.Values(partTypes)
-		if err != nil {
-			return err
-		}
-		var parts []string
-		for i, f := range s.PartitionFields() {
-			parts = append(parts, fmt.Sprintf("%s=%v", f.Name, vals[i]))
-		}
-		fmt.Fprintf(out, "%s\t%d\t%d\t%d\t%d\t%s\n", strings.Join(parts, ","), e.Bucket, e.File.Level,
-			e.File.RowCount, e.File.FileSize, e.File.FileName)
-	}
-	return nil
+
+	fmt.Println("\nthe table at snapshot 1, with the schema it had then:")
+	return printScan(ctx, tbl.NewScan(paimon.WithSnapshotID(1)))
 }
 
-func fieldTypes(fields []schema.DataField) []schema.DataType {
-	out := make([]schema.DataType, len(fields))
-	for i, f := range fields {
-		out[i] = f.Type
+// printScan prints every row of a scan as an aligned text table.
+func printScan(ctx context.Context, scan *paimon.Scan) error {
+	sch, err := scan.ArrowSchema(ctx)
+	if err != nil {
+		return err
 	}
-	return out
+	out := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	var names []string
+	for _, f := range sch.Fields() {
+		names = append(names, f.Name)
+	}
+	fmt.Fprintln(out, "  "+strings.Join(names, "\t"))
+	for rec, err := range scan.Records(ctx) {
+		if err != nil {
+			return err
+		}
+		printBatch(out, rec)
+		rec.Release() // the consumer releases every batch
+	}
+	return out.Flush()
+}
+
+func printBatch(out *tabwriter.Writer, rec arrow.RecordBatch) {
+	for i := 0; i < int(rec.NumRows()); i++ {
+		cells := make([]string, rec.NumCols())
+		for c, col := range rec.Columns() {
+			cells[c] = col.ValueStr(i)
+		}
+		fmt.Fprintln(out, "  "+strings.Join(cells, "\t"))
+	}
 }
