@@ -139,23 +139,33 @@ func TestGoldenScanAppendTables(t *testing.T) {
 	require.Greater(t, n, 10, "append-only golden tables found")
 }
 
-// TestGoldenScanPrimaryKeyTablesUnsupported pins today's behaviour for
-// primary-key tables: until the merge reader exists a scan refuses them
-// rather than return unmerged rows.
-func TestGoldenScanPrimaryKeyTablesUnsupported(t *testing.T) {
+// TestGoldenScanPrimaryKeyTables reads the primary-key tables of the golden
+// corpus. Splits that need the LSM merge may still return ErrUnsupported
+// (never wrong rows); every table that reads must match the producer's dump
+// for the latest snapshot and every dumped snapshot.
+func TestGoldenScanPrimaryKeyTables(t *testing.T) {
 	for _, c := range goldenCases(t) {
 		tbl := openGoldenTable(t, c)
 		if len(tbl.PrimaryKeys()) == 0 {
 			continue
 		}
 		t.Run(c.name(), func(t *testing.T) {
-			plan, err := tbl.NewScan().Plan(context.Background())
-			require.NoError(t, err)
-			if len(plan.Splits) == 0 {
-				return
+			check := func(what, file string, opts ...paimon.ScanOption) {
+				got, err := scanCanon(t, tbl, opts...)
+				if errors.Is(err, paimon.ErrUnsupported) {
+					t.Logf("%s: not readable yet: %v", what, err)
+					return
+				}
+				require.NoError(t, err, what)
+				require.Empty(t, canon.Compare(readCanon(t, file), got), what)
 			}
-			_, err = scanCanon(t, tbl)
-			require.ErrorIs(t, err, paimon.ErrUnsupported)
+			check("latest", filepath.Join(c.dir, "expected.jsonl"))
+			for _, id := range c.sc.Snapshots {
+				file := filepath.Join(c.dir, snapshotFile(id))
+				if _, err := os.Stat(file); err == nil {
+					check(fmt.Sprintf("snapshot %d", id), file, paimon.WithSnapshotID(id))
+				}
+			}
 		})
 	}
 }

@@ -64,6 +64,12 @@ func (o tableOptions) partitionDefaultName() string {
 	return o.str(optPartitionDefaultName, defaultPartitionName)
 }
 
+func (o tableOptions) deletionVectors() bool { return o.boolean(optDeletionVectors, false) }
+
+func (o tableOptions) mergeEngine() string {
+	return strings.ToLower(strings.TrimSpace(o.str(optMergeEngine, "deduplicate")))
+}
+
 func (o tableOptions) fileFormat() string {
 	return strings.ToLower(o.str(optFileFormat, defaultFileFormat))
 }

@@ -40,6 +40,10 @@ type PlanStats struct {
 	// count the files removed by each step; FilesPrunedByLimit those not
 	// needed to reach the limit.
 	FilesPrunedByPartition, FilesPrunedByBucket, FilesPrunedByStats, FilesPrunedByLimit int
+	// FilesSkippedLevel0 counts level-0 files of primary-key tables a batch
+	// scan does not read because deletion vectors or the first-row engine
+	// make the higher levels complete (Java KeyValueFileStoreScan).
+	FilesSkippedLevel0 int
 	// RowCount is the number of rows in the planned files.
 	RowCount int64
 }
@@ -81,10 +85,20 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 	}
 	live := merger.Result()
 	files := live[:0]
+	skipLevel0 := st.skipLevel0()
 	for i := range live {
-		if live[i].Kind == manifest.FileKindAdd {
-			files = append(files, live[i])
+		e := &live[i]
+		if e.Kind != manifest.FileKindAdd {
+			continue
 		}
+		if len(st.schema.PrimaryKeys) > 0 && e.Bucket == postponeBucket {
+			continue // not visible to batch reads until compacted into a bucket
+		}
+		if skipLevel0 && e.File.Level == 0 {
+			plan.Stats.FilesSkippedLevel0++
+			continue
+		}
+		files = append(files, *e)
 	}
 	plan.Stats.Files = len(files)
 	files, err = st.pruner.pruneEntries(ctx, files, &plan.Stats)
@@ -185,8 +199,17 @@ func (st *scanState) makeSplits(files []manifest.ManifestEntry, snapshotID int64
 		groups[k] = append(groups[k], e)
 	}
 	var splits []Split
+	pk := len(st.schema.PrimaryKeys) > 0
 	for _, k := range order {
 		es := groups[k]
+		if pk {
+			sp, err := st.primaryKeySplits(es, snapshotID, target, openCost)
+			if err != nil {
+				return nil, err
+			}
+			splits = append(splits, sp...)
+			continue
+		}
 		sort.SliceStable(es, func(i, j int) bool {
 			return es[i].File.MinSequenceNumber < es[j].File.MinSequenceNumber
 		})
@@ -201,7 +224,7 @@ func (st *scanState) makeSplits(files []manifest.ManifestEntry, snapshotID int64
 				Bucket:         es[0].Bucket,
 				TotalBuckets:   es[0].TotalBuckets,
 				BucketPath:     dir,
-				RawConvertible: len(st.schema.PrimaryKeys) == 0,
+				RawConvertible: true,
 			}
 		}
 		cur := newSplit()
@@ -271,4 +294,70 @@ func fieldsByID(fields []schema.DataField) map[int]int {
 		m[f.ID] = i
 	}
 	return m
+}
+
+// primaryKeySplits makes the splits of one bucket of a primary-key table,
+// mirroring Java MergeTreeSplitGenerator.splitForBatch: when every file is
+// above level 0 and holds no retraction, and either deletion vectors or the
+// first-row engine guarantee one version per key or all files share one
+// level, the files are read one by one (raw convertible, bin-packed);
+// otherwise the bucket's files are merged, all in one split so that every
+// overlapping section stays together.
+func (st *scanState) primaryKeySplits(es []manifest.ManifestEntry, snapshotID, target, openCost int64) ([]Split, error) {
+	dir, err := st.bucketDir(es[0].Partition, es[0].Bucket)
+	if err != nil {
+		return nil, err
+	}
+	newSplit := func(raw bool) Split {
+		return Split{
+			SnapshotID:     snapshotID,
+			Partition:      es[0].Partition,
+			Bucket:         es[0].Bucket,
+			TotalBuckets:   es[0].TotalBuckets,
+			BucketPath:     dir,
+			RawConvertible: raw,
+		}
+	}
+	raw := true
+	levels := map[int32]bool{}
+	for _, e := range es {
+		levels[e.File.Level] = true
+		if e.File.Level == 0 || e.File.DeleteRowCount == nil || *e.File.DeleteRowCount != 0 {
+			raw = false
+		}
+	}
+	opts := tableOptions(st.schema.Options)
+	if raw && (opts.deletionVectors() || opts.mergeEngine() == "first-row" || len(levels) == 1) {
+		var out []Split
+		cur := newSplit(true)
+		var weight int64
+		for _, e := range es {
+			w := max(e.File.FileSize, openCost)
+			if len(cur.Files) > 0 && weight+w > target {
+				out = append(out, cur)
+				cur, weight = newSplit(true), 0
+			}
+			cur.Files = append(cur.Files, e.File)
+			weight += w
+		}
+		return append(out, cur), nil
+	}
+	sp := newSplit(false)
+	for _, e := range es {
+		sp.Files = append(sp.Files, e.File)
+	}
+	return []Split{sp}, nil
+}
+
+// postponeBucket is the bucket of files written by postpone-bucket tables
+// before compaction assigns them (Java BucketMode.POSTPONE_BUCKET).
+const postponeBucket = -2
+
+// skipLevel0 reports whether a batch scan reads only levels above 0.
+func (st *scanState) skipLevel0() bool {
+	if len(st.schema.PrimaryKeys) == 0 {
+		return false
+	}
+	opts := tableOptions(st.schema.Options)
+	return opts.deletionVectors() || opts.mergeEngine() == "first-row"
 }

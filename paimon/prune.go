@@ -301,17 +301,23 @@ func (p *pruner) pruneEntries(ctx context.Context, entries []manifest.ManifestEn
 // id (Java AppendOnlyFileStoreScan.filterByStats with SimpleStatsEvolutions).
 // Primary-key tables are not pruned by value statistics: a newer version of
 // a key in another file may replace the row the statistics describe.
+//
+// Primary-key tables are pruned by their key statistics only (Java
+// KeyValueFileStoreScan): a file none of whose keys can match holds no
+// version of a matching key, whereas value statistics describe versions a
+// newer file may replace.
 func (p *pruner) keepFile(ctx context.Context, f *manifest.DataFileMeta) (bool, error) {
 	st := p.st
-	if len(st.schema.PrimaryKeys) > 0 {
-		return true, nil
-	}
 	fileSchema, err := st.schemas.get(ctx, f.SchemaID)
 	if err != nil {
 		return false, err
 	}
 	statFields := fileSchema.Fields
-	if f.ValueStatsCols != nil {
+	stats := f.ValueStats
+	if len(st.schema.PrimaryKeys) > 0 {
+		statFields = fileSchema.TrimmedPrimaryKeyFields()
+		stats = f.KeyStats
+	} else if f.ValueStatsCols != nil {
 		statFields = make([]schema.DataField, 0, len(f.ValueStatsCols))
 		for _, name := range f.ValueStatsCols {
 			fld, ok := fileSchema.FieldByName(name)
@@ -334,8 +340,8 @@ func (p *pruner) keepFile(ctx context.Context, f *manifest.DataFileMeta) (bool, 
 		idx = append(idx, i)
 		convert = append(convert, ok && !fld.Type.EqualIgnoreFieldIDs(st.schema.Fields[i].Type))
 	}
-	minRow, err1 := decodeStatsRow(f.ValueStats.MinValues, types)
-	maxRow, err2 := decodeStatsRow(f.ValueStats.MaxValues, types)
+	minRow, err1 := decodeStatsRow(stats.MinValues, types)
+	maxRow, err2 := decodeStatsRow(stats.MaxValues, types)
 	if err1 != nil || err2 != nil {
 		return true, nil
 	}
@@ -345,8 +351,8 @@ func (p *pruner) keepFile(ctx context.Context, f *manifest.DataFileMeta) (bool, 
 		if i < 0 {
 			continue
 		}
-		if j < len(f.ValueStats.NullCounts) {
-			nulls[i] = f.ValueStats.NullCounts[j]
+		if j < len(stats.NullCounts) {
+			nulls[i] = stats.NullCounts[j]
 		}
 		lo, hi := minRow[j], maxRow[j]
 		if convert[j] {
@@ -359,6 +365,9 @@ func (p *pruner) keepFile(ctx context.Context, f *manifest.DataFileMeta) (bool, 
 			}
 		}
 		mins[i], maxs[i] = lo, hi
+	}
+	if len(st.schema.PrimaryKeys) > 0 {
+		return st.filter.TestStats(f.RowCount, mins, maxs, nulls), nil
 	}
 	// Fields added after the file was written are all NULL in it.
 	for i, fld := range st.schema.Fields {
