@@ -160,6 +160,9 @@ func TestGoldenScanPrimaryKeyTables(t *testing.T) {
 				require.Empty(t, canon.Compare(readCanon(t, file), got), what)
 			}
 			check("latest", filepath.Join(c.dir, "expected.jsonl"))
+			if c.sc.Audit {
+				check("audit log", filepath.Join(c.dir, "audit.jsonl"), paimon.WithAuditLog())
+			}
 			for _, id := range c.sc.Snapshots {
 				file := filepath.Join(c.dir, snapshotFile(id))
 				if _, err := os.Stat(file); err == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/paimon-go/paimon-go/format/avrofile"
+	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/index"
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/parquet"
@@ -168,7 +169,11 @@ func (r *splitReader) readFile(ctx context.Context, sp *Split, f *manifest.DataF
 			yield(nil, fmt.Errorf("paimon: data file %s: %w", p, err))
 			return
 		}
-		mapping, err := evolution.New(r.st.readFields, fileSchema.Fields)
+		fileFields := fileSchema.Fields
+		if r.st.kindCol >= 0 {
+			fileFields = append(append([]schema.DataField(nil), fileFields...), valueKindField)
+		}
+		mapping, err := evolution.New(r.st.readFields, fileFields)
 		if err != nil {
 			yield(nil, fmt.Errorf("paimon: data file %s (schema %d): %w", p, f.SchemaID, err))
 			return
@@ -267,13 +272,13 @@ func (r *splitReader) transform(rec arrow.RecordBatch, mapping *evolution.Mappin
 		}
 		cur = next
 	}
-	out, err := r.st.projectBatch(cur)
+	out, err := r.st.projectBatch(cur, r.mem)
 	cur.Release()
 	return out, err
 }
 
 // projectBatch selects the output columns of a batch of readFields.
-func (st *scanState) projectBatch(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+func (st *scanState) projectBatch(rec arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, len(st.outputs))
 	var owned []arrow.Array
 	defer func() {
@@ -282,6 +287,15 @@ func (st *scanState) projectBatch(rec arrow.RecordBatch) (arrow.RecordBatch, err
 		}
 	}()
 	for j, oc := range st.outputs {
+		if oc.read == rowKindColumn {
+			kinds, err := st.rowKinds(rec, mem)
+			if err != nil {
+				return nil, err
+			}
+			owned = append(owned, kinds)
+			cols[j] = kinds
+			continue
+		}
 		col := rec.Column(oc.read)
 		if oc.pruned != nil {
 			pruned, err := pruneArray(col, st.readFields[oc.read].Type, *oc.pruned, st.outSchema.Field(j).Type)
@@ -294,6 +308,33 @@ func (st *scanState) projectBatch(rec arrow.RecordBatch) (arrow.RecordBatch, err
 		cols[j] = col
 	}
 	return array.NewRecordBatch(st.outSchema, cols, rec.NumRows()), nil
+}
+
+// rowKinds renders the audit log's rowkind column from the _VALUE_KIND
+// column, or "+I" for every row of an append table.
+func (st *scanState) rowKinds(rec arrow.RecordBatch, mem memory.Allocator) (arrow.Array, error) {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	n := int(rec.NumRows())
+	b.Reserve(n)
+	if st.kindCol < 0 {
+		for range n {
+			b.Append("+I")
+		}
+		return b.NewArray(), nil
+	}
+	kinds, ok := rec.Column(st.kindCol).(*array.Int8)
+	if !ok {
+		return nil, fmt.Errorf("paimon: _VALUE_KIND column has type %s", rec.Column(st.kindCol).DataType())
+	}
+	for i := range n {
+		k := data.RowKind(kinds.Value(i))
+		if kinds.IsNull(i) || k < data.Insert || k > data.Delete {
+			return nil, fmt.Errorf("%w: row kind %d", ErrCorrupt, kinds.Value(i))
+		}
+		b.Append(k.String())
+	}
+	return b.NewArray(), nil
 }
 
 // pruneArray keeps the children of a struct array that a pruned ROW type

@@ -45,6 +45,10 @@ type ScanSpec struct {
 	Allocator memory.Allocator
 	// BatchSize is the maximum number of rows per batch; 0 means 4096.
 	BatchSize int
+	// AuditLog reads the table as Java's $audit_log system table: a
+	// leading "rowkind" column ("+I", "-U", "+U", "-D") and, for
+	// primary-key tables, deleted keys kept as "-D" rows.
+	AuditLog bool
 }
 
 // ScanOption sets a field of a ScanSpec.
@@ -69,6 +73,9 @@ func WithTimestamp(t time.Time) ScanOption { return func(s *ScanSpec) { s.Timest
 
 // WithTag reads the snapshot of a tag.
 func WithTag(name string) ScanOption { return func(s *ScanSpec) { s.Tag = name } }
+
+// WithAuditLog reads the table as its $audit_log system table.
+func WithAuditLog() ScanOption { return func(s *ScanSpec) { s.AuditLog = true } }
 
 // WithAllocator sets the allocator of the returned batches.
 func WithAllocator(mem memory.Allocator) ScanOption { return func(s *ScanSpec) { s.Allocator = mem } }

@@ -2,6 +2,7 @@ package paimon
 
 import (
 	"context"
+	"math"
 	"errors"
 	"fmt"
 	"sort"
@@ -28,6 +29,7 @@ type scanState struct {
 	schemas  *schemaCache
 
 	readFields []schema.DataField // top-level fields read from data files, in schema order
+	kindCol    int                // readFields index of _VALUE_KIND for audit-log reads, else -1
 	residual   *predicate.Bound   // filter bound to readFields
 	outputs    []outputColumn
 	outFields  []schema.DataField
@@ -37,7 +39,7 @@ type scanState struct {
 // outputColumn is one returned column: a read field, possibly a ROW pruned
 // to some of its fields.
 type outputColumn struct {
-	read   int              // index in readFields
+	read   int              // index in readFields; rowKindColumn for the audit log's rowkind
 	pruned *schema.DataType // nil: the whole column
 }
 
@@ -88,7 +90,7 @@ func (s *Scan) timeTravel() bool {
 }
 
 func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanState, error) {
-	st := &scanState{snapshot: snap, schema: ts, schemas: newSchemaCache(s.table.meta, ts)}
+	st := &scanState{snapshot: snap, schema: ts, schemas: newSchemaCache(s.table.meta, ts), kindCol: -1}
 	var err error
 	if st.pather, err = newPartitionPather(ts); err != nil {
 		return nil, err
@@ -98,8 +100,12 @@ func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanS
 			return nil, fmt.Errorf("paimon: filter on %s: %w", s.table.name(), err)
 		}
 	}
-	if err := st.project(s.spec.Columns); err != nil {
+	if err := st.project(s.spec.Columns, s.spec.AuditLog); err != nil {
 		return nil, fmt.Errorf("paimon: projection on %s: %w", s.table.name(), err)
+	}
+	if s.spec.AuditLog && len(ts.PrimaryKeys) > 0 {
+		st.kindCol = len(st.readFields)
+		st.readFields = append(st.readFields, valueKindField)
 	}
 	if st.filter != nil {
 		if st.residual, err = predicate.Bind(s.spec.Filter, st.readFields); err != nil {
@@ -124,7 +130,7 @@ func (t *Table) name() string {
 
 // project resolves the requested columns into the fields to read and the
 // columns to output.
-func (st *scanState) project(columns []string) error {
+func (st *scanState) project(columns []string, auditLog bool) error {
 	fields := st.schema.Fields
 	type sel struct {
 		top  int
@@ -132,6 +138,11 @@ func (st *scanState) project(columns []string) error {
 	}
 	var sels []*sel
 	byTop := map[int]*sel{}
+	if columns == nil && auditLog {
+		s := &sel{top: rowKindColumn}
+		sels = append(sels, s)
+		byTop[rowKindColumn] = s
+	}
 	if columns == nil {
 		for i := range fields {
 			s := &sel{top: i}
@@ -145,6 +156,12 @@ func (st *scanState) project(columns []string) error {
 			return fmt.Errorf("%w: column %q selected twice", ErrInvalidScan, name)
 		}
 		seen[name] = true
+		if auditLog && name == rowKindField.Name {
+			s := &sel{top: rowKindColumn}
+			sels = append(sels, s)
+			byTop[rowKindColumn] = s
+			continue
+		}
 		top, path, err := resolveColumn(fields, name)
 		if err != nil {
 			return err
@@ -165,7 +182,9 @@ func (st *scanState) project(columns []string) error {
 	// schema order.
 	need := map[int]bool{}
 	for _, s := range sels {
-		need[s.top] = true
+		if s.top != rowKindColumn {
+			need[s.top] = true
+		}
 	}
 	if st.filter != nil {
 		for _, l := range st.filter.Leaves() {
@@ -183,6 +202,11 @@ func (st *scanState) project(columns []string) error {
 		st.readFields = append(st.readFields, fields[i])
 	}
 	for _, s := range sels {
+		if s.top == rowKindColumn {
+			st.outputs = append(st.outputs, outputColumn{read: rowKindColumn})
+			st.outFields = append(st.outFields, rowKindField)
+			continue
+		}
 		f := fields[s.top]
 		oc := outputColumn{read: readPos[s.top]}
 		if s.path != nil {
@@ -276,3 +300,13 @@ func pruneRowType(t schema.DataType, paths [][]int) (schema.DataType, error) {
 	}
 	return out, nil
 }
+
+// rowKindColumn marks the audit log's rowkind output column.
+const rowKindColumn = -1
+
+// System fields of Java SpecialFields: the row kind stored in primary-key
+// data files and the audit log's rowkind column.
+var (
+	valueKindField = schema.NewField(math.MaxInt32-2, "_VALUE_KIND", schema.TinyIntType().NotNull())
+	rowKindField   = schema.NewField(math.MaxInt32-4, "rowkind", schema.StringType())
+)
