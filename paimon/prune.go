@@ -138,9 +138,11 @@ func (p *pruner) initBuckets() error {
 	if err != nil || n <= 0 {
 		return nil
 	}
-	fn, err := binaryrow.ParseBucketFunction(st.schema.Options["bucket-function.type"])
-	if err != nil {
-		return nil
+	fn := binaryrow.BucketDefault // Java CoreOptions.BUCKET_FUNCTION_TYPE default
+	if v, ok := st.schema.Options["bucket-function.type"]; ok {
+		if fn, err = binaryrow.ParseBucketFunction(v); err != nil {
+			return nil
+		}
 	}
 	keys := st.schema.BucketKeys()
 	keyPos := map[int]int{}

@@ -3,6 +3,7 @@ package paimon_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
@@ -321,4 +322,41 @@ func TestScanTimeTravelByTimestamp(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, plan.SnapshotID)
 	require.Empty(t, plan.Splits)
+}
+
+func TestScanPrunesBuckets(t *testing.T) {
+	tbl, cfs, files := goldenTable(t, "java-1.4.2", "append-fixed-bucket", "append_fixed_bucket")
+	n, err := tbl.Schema().Bucket()
+	require.NoError(t, err)
+	require.Greater(t, n, 1)
+	key := tbl.Schema().BucketKeys()[0]
+	f, ok := tbl.Schema().FieldByName(key)
+	require.True(t, ok)
+	t.Logf("bucket key %s %s, %d buckets", key, f.Type, n)
+	ctx := context.Background()
+	full, err := tbl.NewScan().Plan(ctx)
+	require.NoError(t, err)
+	var lit any
+	switch f.Type.Root.String() {
+	case "INT":
+		lit = int32(1)
+	case "BIGINT":
+		lit = int64(1)
+	case "VARCHAR":
+		lit = "a"
+	default:
+		t.Fatalf("unexpected bucket key type %s", f.Type)
+	}
+	plan, err := tbl.NewScan(paimon.WithFilter(predicate.Equal(key, lit))).Plan(ctx)
+	require.NoError(t, err)
+	require.Positive(t, plan.Stats.FilesPrunedByBucket, "an equality on the bucket key selects one bucket")
+	for _, sp := range plan.Splits {
+		require.Equal(t, plan.Splits[0].Bucket, sp.Bucket)
+	}
+	require.Less(t, len(plan.Splits), len(full.Splits)+1)
+	_, err = countRows(t, tbl.NewScan(paimon.WithFilter(predicate.Equal(key, lit))))
+	require.NoError(t, err)
+	for _, p := range opened(cfs, files) {
+		require.Contains(t, p, fmt.Sprintf("/bucket-%d/", plan.Splits[0].Bucket))
+	}
 }
