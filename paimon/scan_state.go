@@ -2,9 +2,9 @@ package paimon
 
 import (
 	"context"
-	"math"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
