@@ -42,19 +42,6 @@ func TestPartitionPath(t *testing.T) {
 	}
 }
 
-func TestJavaFloatString(t *testing.T) {
-	for _, tc := range []struct {
-		f    float64
-		bits int
-		want string
-	}{
-		{1, 64, "1.0"}, {0.5, 64, "0.5"}, {1e7, 64, "1.0E7"}, {1.5e-4, 64, "1.5E-4"}, {123456.75, 64, "123456.75"},
-		{0, 64, "0.0"}, {-2.5, 32, "-2.5"}, {0.001, 64, "0.001"},
-	} {
-		require.Equal(t, tc.want, javaFloatString(tc.f, tc.bits), "%v", tc.f)
-	}
-}
-
 func TestParseMemorySize(t *testing.T) {
 	for s, want := range map[string]int64{"128 mb": 128 << 20, "4MB": 4 << 20, "1": 1, "2k": 2048, "1 gb": 1 << 30, "3b": 3} {
 		got, err := ParseMemorySize(s)
