@@ -19,7 +19,6 @@ func TestJavaFloatString(t *testing.T) {
 	}
 }
 
-
 func TestBlankUsesJavaWhitespace(t *testing.T) {
 	require.True(t, blank(""))
 	require.True(t, blank(" \t\u2003\u001c"))
