@@ -1,0 +1,56 @@
+// Package mergetree reads the LSM tree of one bucket of a primary-key table:
+// it merges the bucket's data files into one row per key, the way Java
+// Paimon's batch read does (org.apache.paimon.operation.MergeFileSplitRead
+// with the org.apache.paimon.mergetree classes).
+//
+// # Data files
+//
+// Every data file of a primary-key table holds KeyValue rows sorted by key:
+// the trimmed primary key as _KEY_-prefixed columns (absent in thin mode),
+// _SEQUENCE_NUMBER, _VALUE_KIND, then all value fields (KeyValueFields).
+// Java readers never use the _KEY_ columns: they read the key from the value
+// columns of the same field ids (FormatReaderMapping.trimKeyFields). This
+// package does the same, so the caller's OpenFunc yields the columns
+// ReadFields lists, whatever the file's layout.
+//
+// # Algorithm
+//
+// Sections splits the files into sections whose key ranges do not overlap,
+// and each section into sorted runs: lists of files with increasing,
+// non-overlapping key ranges (Java IntervalPartition and SortedRun). Read
+// then merges each section on its own:
+//
+//   - a section with one sorted run holds every key once; its rows pass
+//     through unchanged (Java's ReducerMergeFunctionWrapper returns a lone
+//     version without calling the merge function);
+//   - a section with several runs is merged with a hand-rolled min-heap of
+//     run cursors ordered by key, then by the user-defined sequence fields
+//     (sequence.field, sequence.field.sort-order), then by _SEQUENCE_NUMBER
+//     (Java SortMergeReaderWithMinHeap and UserDefinedSeqComparator). The
+//     versions of one key are given to the merge function in that order; a
+//     key with one version passes through unchanged.
+//
+// Batch reads drop results of kind -U and -D (Java DropDeleteReader); the
+// audit log keeps them and reports each row's kind in a leading "rowkind"
+// column (Options.KeepDeletes).
+//
+// Keys compare as Java's generated RecordComparator compares them
+// (KeyComparator): field by field, NULL first, strings and binaries by
+// unsigned bytes, FLOAT and DOUBLE with < and > (so NaN equals everything),
+// decimals and timestamps by value.
+//
+// # Memory
+//
+// Read streams: it holds one batch per sorted run of the current section
+// plus the output batch being built, never a whole file. Merge functions
+// that pick one version unchanged (Selector: deduplicate, first-row) never
+// see values; the winning row is copied column by column from its batch.
+// Other merge functions see each version converted to the format/data value
+// model.
+//
+// # Invariants
+//
+// Built with the "invariants" tag, the reader checks the heap order after
+// every change and that keys strictly increase within each sorted run
+// (mirroring pebble's invariants builds); the checks cost nothing otherwise.
+package mergetree
