@@ -50,10 +50,6 @@ type splitReader struct {
 // readSplit reads one split; it returns false when the consumer stopped,
 // an error was yielded or the limit was reached.
 func (r *splitReader) readSplit(ctx context.Context, sp *Split, yield func(arrow.RecordBatch, error) bool) bool {
-	if len(r.st.schema.PrimaryKeys) > 0 && !(sp.RawConvertible && len(sp.Files) == 1) {
-		yield(nil, fmt.Errorf("%w: merge read of primary-key table %s", ErrUnsupported, r.scan.table.name()))
-		return false
-	}
 	var dvs map[string]*index.DeletionVector
 	if sp.DeletionFiles != nil {
 		var err error
@@ -61,6 +57,9 @@ func (r *splitReader) readSplit(ctx context.Context, sp *Split, yield func(arrow
 			yield(nil, err)
 			return false
 		}
+	}
+	if len(r.st.schema.PrimaryKeys) > 0 && !sp.RawConvertible {
+		return r.mergeSplit(ctx, sp, dvs, yield)
 	}
 	for i := range sp.Files {
 		f := &sp.Files[i]
@@ -154,10 +153,41 @@ func fileFormat(name string) string {
 // batchSource reads batches of the given fields from an open data file.
 type batchSource func(ctx context.Context, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error]
 
-// readFile reads one data file as the scan's output batches: columns of the
-// file's schema mapped to the scan's schema by field id, deleted positions
+// readFile reads one data file of a raw-convertible split as the scan's
+// output batches: the file's columns mapped to readFields, deleted positions
 // removed, the residual filter applied and the output columns projected.
 func (r *splitReader) readFile(ctx context.Context, sp *Split, f *manifest.DataFileMeta, dv *index.DeletionVector) iter.Seq2[arrow.RecordBatch, error] {
+	fileFields := func(fs *schema.TableSchema) []schema.DataField {
+		if r.st.kindCol >= 0 {
+			return append(append([]schema.DataField(nil), fs.Fields...), valueKindField)
+		}
+		return fs.Fields
+	}
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		for rec, err := range r.readMapped(ctx, sp, f, dv, r.st.readFields, fileFields, true) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			out, err := r.finish(rec)
+			if err != nil {
+				yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+		}
+	}
+}
+
+// readMapped reads one data file as batches of want, the file's own fields
+// (fileFields of the schema the file was written with) mapped to want by
+// field id, with the rows a deletion vector marks removed. Parquet row
+// groups are pruned by the residual filter when prune is set. The consumer
+// owns every batch.
+func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.DataFileMeta, dv *index.DeletionVector,
+	want []schema.DataField, fileFields func(*schema.TableSchema) []schema.DataField, prune bool) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
 		p, err := r.dataFilePath(sp, f)
 		if err != nil {
@@ -169,11 +199,7 @@ func (r *splitReader) readFile(ctx context.Context, sp *Split, f *manifest.DataF
 			yield(nil, fmt.Errorf("paimon: data file %s: %w", p, err))
 			return
 		}
-		fileFields := fileSchema.Fields
-		if r.st.kindCol >= 0 {
-			fileFields = append(append([]schema.DataField(nil), fileFields...), valueKindField)
-		}
-		mapping, err := evolution.New(r.st.readFields, fileFields)
+		mapping, err := evolution.New(want, fileFields(fileSchema))
 		if err != nil {
 			yield(nil, fmt.Errorf("paimon: data file %s (schema %d): %w", p, f.SchemaID, err))
 			return
@@ -185,7 +211,7 @@ func (r *splitReader) readFile(ctx context.Context, sp *Split, f *manifest.DataF
 		}
 		defer file.Close()
 		var pruned bool
-		src, err := r.openFormat(ctx, p, file, file.Size(), f, dv != nil, &pruned)
+		src, err := r.openFormat(ctx, p, file, file.Size(), f, dv != nil || !prune, &pruned)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -197,7 +223,7 @@ func (r *splitReader) readFile(ctx context.Context, sp *Split, f *manifest.DataF
 				return
 			}
 			n := rec.NumRows()
-			out, err := r.transform(rec, mapping, dv, pos)
+			out, err := applyMapping(rec, mapping, dv, pos, r.mem)
 			pos += n
 			if err != nil {
 				yield(nil, fmt.Errorf("paimon: data file %s: %w", p, err))
@@ -248,22 +274,28 @@ func (r *splitReader) openFormat(ctx context.Context, p string, ra io.ReaderAt, 
 	return nil, fmt.Errorf("%w: %s", ErrFormatNotSupported, p)
 }
 
-// transform turns a batch read from a file into an output batch. It owns
-// rec. pos is the file position of rec's first row.
-func (r *splitReader) transform(rec arrow.RecordBatch, mapping *evolution.Mapping, dv *index.DeletionVector, pos int64) (arrow.RecordBatch, error) {
-	cur, err := mapping.Apply(rec, r.mem)
+// applyMapping maps a batch read from a file to the wanted fields and drops
+// deleted rows. It owns rec. pos is the file position of rec's first row.
+func applyMapping(rec arrow.RecordBatch, mapping *evolution.Mapping, dv *index.DeletionVector, pos int64, mem memory.Allocator) (arrow.RecordBatch, error) {
+	cur, err := mapping.Apply(rec, mem)
 	rec.Release()
 	if err != nil {
 		return nil, err
 	}
 	if dv != nil {
-		next, err := dropDeleted(cur, dv, pos, r.mem)
+		next, err := dropDeleted(cur, dv, pos, mem)
 		cur.Release()
 		if err != nil {
 			return nil, err
 		}
 		cur = next
 	}
+	return cur, nil
+}
+
+// finish applies the residual filter to a batch of readFields and projects
+// the output columns. It owns rec.
+func (r *splitReader) finish(cur arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if r.st.residual != nil {
 		next, err := r.st.residual.Filter(cur, r.mem)
 		cur.Release()
@@ -322,6 +354,10 @@ func (st *scanState) rowKinds(rec arrow.RecordBatch, mem memory.Allocator) (arro
 			b.Append("+I")
 		}
 		return b.NewArray(), nil
+	}
+	if str, ok := rec.Column(st.kindCol).(*array.String); ok {
+		str.Retain() // the merge reader's rowkind column
+		return str, nil
 	}
 	kinds, ok := rec.Column(st.kindCol).(*array.Int8)
 	if !ok {

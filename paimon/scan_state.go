@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -27,6 +28,10 @@ type scanState struct {
 	pather   *partitionPather
 	pruner   *pruner
 	schemas  *schemaCache
+
+	mergeOnce sync.Once // mergeConfig, for primary-key tables
+	merge     *mergeConfig
+	mergeErr  error
 
 	readFields []schema.DataField // top-level fields read from data files, in schema order
 	kindCol    int                // readFields index of _VALUE_KIND for audit-log reads, else -1
