@@ -41,6 +41,13 @@ func NewFactory(ts *schema.TableSchema) (Factory, error) {
 			return nil, err
 		}
 	}
+	if e == engineDeduplicate || e == engineFirstRow {
+		ignore, err := o.ignoreDelete()
+		if err != nil {
+			return nil, err
+		}
+		return &selectingFactory{firstRow: e == engineFirstRow, ignoreDelete: ignore, arity: len(ts.Fields)}, nil
+	}
 	var mk func() engineFunc
 	switch e {
 	case engineDeduplicate:
