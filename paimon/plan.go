@@ -133,7 +133,10 @@ func readManifests(ctx context.Context, meta *TableMeta, metas []manifest.Manife
 	defer cancel()
 	workers := min(runtime.GOMAXPROCS(0)*2, len(metas), 16)
 	next := make(chan int)
-	errs := make([]error, len(metas))
+	// The first failure is the one to report: the others may only be the
+	// cancellation it caused.
+	var firstErr error
+	var errOnce sync.Once
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -142,8 +145,7 @@ func readManifests(ctx context.Context, meta *TableMeta, metas []manifest.Manife
 			for i := range next {
 				es, err := meta.ReadManifest(ctx, metas[i].FileName)
 				if err != nil {
-					errs[i] = err
-					cancel()
+					errOnce.Do(func() { firstErr = err; cancel() })
 					continue
 				}
 				out[i] = es
@@ -160,10 +162,8 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if firstErr != nil {
+		return nil, firstErr
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -3,8 +3,9 @@
  * implementation. One source file, compiled with `javac --release 17` against the Paimon bundle.
  *
  * Commands (see interop/README or the interop contract):
- *   apply   <warehouse> <plan.json>
+ *   apply   <warehouse> <plan.json> [<plan.json>...]
  *   dump    <warehouse> <db.table> [--mode merged|audit] [--snapshot N | --tag T] [--cols a,b]
+ *           [--incremental S,E [--incremental-mode auto|delta|changelog|diff]]
  *   meta    <warehouse> <db.table> <system-table-name>
  *   genkeys <out.jsonl> <seed> <count>
  *
@@ -145,11 +146,19 @@ public class PaimonInterop {
         }
         switch (args[0]) {
             case "apply":
-                requireArgs(args, 3, "apply <warehouse> <plan.json>");
-                apply(args[1], Paths.get(args[2]));
+                requireArgs(args, 3, "apply <warehouse> <plan.json> [<plan.json>...]");
+                // Several plans run one after the other in this JVM, which saves its start-up
+                // per table.
+                for (int i = 2; i < args.length; i++) {
+                    apply(args[1], Paths.get(args[i]));
+                }
                 return 0;
             case "dump":
-                requireArgs(args, 3, "dump <warehouse> <db.table> [--mode merged|audit] [--snapshot N|--tag T] [--cols a,b]");
+                requireArgs(
+                        args,
+                        3,
+                        "dump <warehouse> <db.table> [--mode merged|audit] [--snapshot N|--tag T] [--cols a,b]"
+                                + " [--incremental S,E [--incremental-mode auto|delta|changelog|diff]]");
                 dump(args);
                 return 0;
             case "meta":
@@ -252,7 +261,8 @@ public class PaimonInterop {
                 } catch (UnsupportedException e) {
                     throw e;
                 } catch (Exception e) {
-                    throw new RuntimeException("op #" + index + " (" + name + ") failed: " + e, e);
+                    throw new RuntimeException(
+                            "op #" + index + " (" + name + ") of " + id + " failed: " + e, e);
                 }
                 index++;
             }
@@ -298,7 +308,10 @@ public class PaimonInterop {
                 writeRows(catalog.getTable(id), op, true, ioManager);
                 return;
             case "compact":
-                compact(catalog.getTable(id), ioManager);
+                compact(
+                        catalog.getTable(id),
+                        ioManager,
+                        op.get("full") == null || Boolean.TRUE.equals(op.get("full")));
                 return;
             case "tag":
                 {
@@ -424,8 +437,12 @@ public class PaimonInterop {
         return GenericRow.ofKind(kind, values);
     }
 
-    /** Full compaction of every (partition, bucket); unaware-bucket append uses the coordinator. */
-    private static void compact(Table table, IOManager ioManager) throws Exception {
+    /**
+     * Compaction of every (partition, bucket): full, or (full = false) a normal compaction that lets
+     * the table's compaction strategy pick the runs, as a streaming writer's compaction would.
+     * Unaware-bucket append uses the coordinator either way.
+     */
+    private static void compact(Table table, IOManager ioManager, boolean full) throws Exception {
         if (!(table instanceof FileStoreTable)) {
             throw new UnsupportedException("compact of " + table.getClass().getName());
         }
@@ -450,7 +467,7 @@ public class PaimonInterop {
                 if (!seen.add(key)) {
                     continue;
                 }
-                write.compact(e.partition(), e.bucket(), true);
+                write.compact(e.partition(), e.bucket(), full);
             }
             commit.commit(write.prepareCommit());
         }
@@ -597,6 +614,9 @@ public class PaimonInterop {
         String snapshot = null;
         String tag = null;
         String cols = null;
+        String incremental = null;
+        String incrementalMode = null;
+        boolean modeGiven = false;
         for (int i = 3; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -606,6 +626,7 @@ public class PaimonInterop {
             switch (a) {
                 case "--mode":
                     mode = v;
+                    modeGiven = true;
                     break;
                 case "--snapshot":
                     snapshot = Long.toString(Long.parseLong(v));
@@ -616,12 +637,35 @@ public class PaimonInterop {
                 case "--cols":
                     cols = v;
                     break;
+                case "--incremental":
+                    if (!v.matches("[0-9]+,[0-9]+")) {
+                        throw new IllegalArgumentException("--incremental wants S,E (snapshot ids), got " + v);
+                    }
+                    incremental = v;
+                    break;
+                case "--incremental-mode":
+                    incrementalMode = v;
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown option " + a);
             }
         }
         if (snapshot != null && tag != null) {
             throw new IllegalArgumentException("--snapshot and --tag are exclusive");
+        }
+        if (incrementalMode != null && incremental == null) {
+            throw new IllegalArgumentException("--incremental-mode needs --incremental");
+        }
+        if (incremental != null) {
+            if (snapshot != null || tag != null) {
+                throw new IllegalArgumentException("--incremental excludes --snapshot and --tag");
+            }
+            // An incremental read yields changes (-D and -U rows too), which only mean something with
+            // their row kind: it is always read through the audit log, which adds the rowkind column.
+            if (modeGiven && !mode.equals("audit")) {
+                throw new IllegalArgumentException("--incremental is read as --mode audit, not " + mode);
+            }
+            mode = "audit";
         }
         String objectName;
         switch (mode) {
@@ -640,6 +684,15 @@ public class PaimonInterop {
         }
         if (tag != null) {
             dynamic.put("scan.tag-name", tag);
+        }
+        if (incremental != null) {
+            // CoreOptions incremental-between: changes after snapshot S up to and including E;
+            // incremental-between-scan-mode picks delta files, changelog files or a diff of the two
+            // snapshots (auto: changelog when the table produces one, else delta).
+            dynamic.put("incremental-between", incremental);
+            if (incrementalMode != null) {
+                dynamic.put("incremental-between-scan-mode", incrementalMode);
+            }
         }
         try (Catalog catalog = openCatalog(warehouse)) {
             Table table = catalog.getTable(Identifier.create(id.getDatabaseName(), objectName));
