@@ -37,8 +37,15 @@
 // filter is only a pruning hint: engines filter again, and so do we), and
 // projects the requested columns. Time travel reads with the schema of the
 // chosen snapshot, as Java's AbstractFileStoreTable.tryTimeTravel does.
-// Primary-key tables need the LSM merge reader and return ErrUnsupported
-// until it lands.
+//
+// Primary-key tables are planned as Java's MergeTreeSplitGenerator does:
+// a bucket whose files need no merging (all above level 0 and free of
+// retractions, with deletion vectors, the first-row engine or a single
+// level) is read file by file; otherwise the bucket's files are merged by
+// internal/mergetree, which combines the versions of each key with the
+// table's merge engine (internal/mergefunc), drops retractions (or keeps
+// them for the audit log, WithAuditLog) and hands the merged rows to the
+// filter and the projection. Files are pruned by key statistics only.
 //
 // # Table metadata
 //
