@@ -57,6 +57,8 @@ const maxDepth = 64
 //	ROW                         []any with one value per field
 //	VARIANT                     data.Variant
 func AppendValue(b array.Builder, t schema.DataType, v any) error {
+	// The error paths format *t, never t: a pointer handed to fmt would move
+	// this copy of t to the heap on every call, success or not.
 	return appendValue(b, &t, v, 0)
 }
 
@@ -141,7 +143,7 @@ func appendValue(b array.Builder, t *schema.DataType, v any, depth int) error {
 		var xs []any
 		if xs, ok = v.([]any); ok && t.Element != nil {
 			if n := bb.Type().(*arrow.FixedSizeListType).Len(); int32(len(xs)) != n {
-				return fmt.Errorf("%w: vector of %d elements for %s", ErrMismatch, len(xs), t)
+				return fmt.Errorf("%w: vector of %d elements for %s", ErrMismatch, len(xs), *t)
 			}
 			bb.Append(true)
 			for _, e := range xs {
@@ -153,10 +155,10 @@ func appendValue(b array.Builder, t *schema.DataType, v any, depth int) error {
 	case *array.StructBuilder:
 		return appendStruct(bb, t, v, depth)
 	default:
-		return fmt.Errorf("%w: no Arrow builder %T for %s", ErrMismatch, b, t)
+		return fmt.Errorf("%w: no Arrow builder %T for %s", ErrMismatch, b, *t)
 	}
 	if !ok {
-		return fmt.Errorf("%w: %T for %s", ErrMismatch, v, t)
+		return fmt.Errorf("%w: %T for %s", ErrMismatch, v, *t)
 	}
 	return nil
 }
@@ -244,7 +246,7 @@ func appendMap(b *array.MapBuilder, t *schema.DataType, m data.Map, depth int) e
 		key, val = t.Element, &count
 	}
 	if key == nil || val == nil {
-		return fmt.Errorf("%w: map value for %s", ErrMismatch, t)
+		return fmt.Errorf("%w: map value for %s", ErrMismatch, *t)
 	}
 	if len(m.Keys) != len(m.Values) {
 		return fmt.Errorf("%w: map with %d keys and %d values", ErrMismatch, len(m.Keys), len(m.Values))
@@ -272,7 +274,7 @@ func appendStruct(b *array.StructBuilder, t *schema.DataType, v any, depth int) 
 	case schema.Variant:
 		x, ok := v.(data.Variant)
 		if !ok || b.NumField() != 2 {
-			return fmt.Errorf("%w: %T for %s", ErrMismatch, v, t)
+			return fmt.Errorf("%w: %T for %s", ErrMismatch, v, *t)
 		}
 		vb, ok1 := b.FieldBuilder(0).(*array.BinaryBuilder)
 		mb, ok2 := b.FieldBuilder(1).(*array.BinaryBuilder)
@@ -286,7 +288,7 @@ func appendStruct(b *array.StructBuilder, t *schema.DataType, v any, depth int) 
 	case schema.Row:
 		xs, ok := v.([]any)
 		if !ok || len(xs) != len(t.Fields) || b.NumField() != len(t.Fields) {
-			return fmt.Errorf("%w: %T for %s", ErrMismatch, v, t)
+			return fmt.Errorf("%w: %T for %s", ErrMismatch, v, *t)
 		}
 		b.Append(true)
 		for i := range xs {
@@ -296,5 +298,5 @@ func appendStruct(b *array.StructBuilder, t *schema.DataType, v any, depth int) 
 		}
 		return nil
 	}
-	return fmt.Errorf("%w: struct builder for %s", ErrMismatch, t)
+	return fmt.Errorf("%w: struct builder for %s", ErrMismatch, *t)
 }

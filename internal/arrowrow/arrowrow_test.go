@@ -140,3 +140,35 @@ func TestAppendValueErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestAppendValueNoAlloc checks that appending a value allocates nothing
+// beyond the builder's own growth: callers such as evolution's casts append
+// every cell of a column through AppendValue.
+func TestAppendValueNoAlloc(t *testing.T) {
+	tests := []struct {
+		name string
+		typ  schema.DataType
+		v    any
+	}{
+		{"int", schema.IntType(), any(int32(1 << 20))},
+		{"string", schema.StringType(), any("abc")},
+		{"timestamp", schema.TimestampType(9), any(data.Timestamp{Millis: 1, NanoOfMilli: 2})},
+		{"multiset", schema.MultisetType(schema.StringType()), any(data.Map{Keys: []any{"a"}, Values: []any{int32(2)}})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const runs = 100
+			b := newBuilder(t, memory.NewGoAllocator(), tt.typ)
+			defer b.Release()
+			b.Reserve(runs + 1)
+			// Grow the nested builders once, before counting.
+			require.NoError(t, arrowrow.AppendValue(b, tt.typ, tt.v))
+			allocs := testing.AllocsPerRun(runs, func() {
+				if err := arrowrow.AppendValue(b, tt.typ, tt.v); err != nil {
+					t.Fatal(err)
+				}
+			})
+			require.Zero(t, allocs)
+		})
+	}
+}

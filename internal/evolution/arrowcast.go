@@ -5,12 +5,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/arrowrow"
 )
 
 // castNode applies one of Java's cast rules to every non-null value of a
@@ -46,103 +45,13 @@ func (n *castNode) apply(src arrow.Array, mem memory.Allocator) (out arrow.Array
 				b.AppendNull() // e.g. a decimal that no longer fits
 				continue
 			}
-			if err := appendValue(b, r); err != nil {
-				return nil, err
+			// n.target is schema.ToArrowType(n.to), the builder AppendValue expects.
+			if err := arrowrow.AppendValue(b, n.to, r); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrCast, err)
 			}
 		}
 	}
 	return b.NewArray(), nil
-}
-
-// appendValue appends one value of the format/data model to a builder of
-// the matching Arrow type (schema.ToArrowType).
-func appendValue(b array.Builder, v any) error {
-	ok := false
-	switch bb := b.(type) {
-	case *array.BooleanBuilder:
-		var x bool
-		if x, ok = v.(bool); ok {
-			bb.Append(x)
-		}
-	case *array.Int8Builder:
-		var x int8
-		if x, ok = v.(int8); ok {
-			bb.Append(x)
-		}
-	case *array.Int16Builder:
-		var x int16
-		if x, ok = v.(int16); ok {
-			bb.Append(x)
-		}
-	case *array.Int32Builder:
-		var x int32
-		if x, ok = v.(int32); ok {
-			bb.Append(x)
-		}
-	case *array.Int64Builder:
-		var x int64
-		if x, ok = v.(int64); ok {
-			bb.Append(x)
-		}
-	case *array.Float32Builder:
-		var x float32
-		if x, ok = v.(float32); ok {
-			bb.Append(x)
-		}
-	case *array.Float64Builder:
-		var x float64
-		if x, ok = v.(float64); ok {
-			bb.Append(x)
-		}
-	case *array.Decimal128Builder:
-		var x data.Decimal
-		if x, ok = v.(data.Decimal); ok && x.Unscaled != nil {
-			bb.Append(decimal128.FromBigInt(x.Unscaled))
-		}
-	case *array.StringBuilder:
-		var x string
-		if x, ok = v.(string); ok {
-			bb.Append(x)
-		}
-	case *array.BinaryBuilder:
-		var x []byte
-		if x, ok = v.([]byte); ok {
-			bb.Append(x)
-		}
-	case *array.Date32Builder:
-		var x int32
-		if x, ok = v.(int32); ok {
-			bb.Append(arrow.Date32(x))
-		}
-	case *array.Time32Builder:
-		var x int32
-		if x, ok = v.(int32); ok {
-			bb.Append(arrow.Time32(x))
-		}
-	case *array.TimestampBuilder:
-		var x data.Timestamp
-		if x, ok = v.(data.Timestamp); ok {
-			bb.Append(timestampIn(x, bb.Type().(*arrow.TimestampType).Unit))
-		}
-	}
-	if !ok {
-		return fmt.Errorf("%w: cannot store %T in %s", ErrCast, v, b.Type())
-	}
-	return nil
-}
-
-// timestampIn expresses ts in an Arrow unit, dropping what the unit cannot
-// hold (the precision of the Paimon type bounds what is there anyway).
-func timestampIn(ts data.Timestamp, unit arrow.TimeUnit) arrow.Timestamp {
-	switch unit {
-	case arrow.Second:
-		return arrow.Timestamp(floorDiv(ts.Millis, 1000))
-	case arrow.Millisecond:
-		return arrow.Timestamp(ts.Millis)
-	case arrow.Microsecond:
-		return arrow.Timestamp(ts.Micros())
-	}
-	return arrow.Timestamp(ts.Nanos())
 }
 
 // castNumericFast handles NumericPrimitiveCastRule (TINYINT..DOUBLE to

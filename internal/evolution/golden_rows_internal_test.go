@@ -18,6 +18,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/canon"
 )
 
@@ -139,7 +140,7 @@ func evolveRows(t *testing.T, rows [][]any, from, to []schema.DataField) []strin
 			if r[idx] == nil {
 				b.AppendNull()
 			} else {
-				require.NoError(t, appendValue(b, r[idx]))
+				require.NoError(t, arrowrow.AppendValue(b, rf.Type, r[idx]))
 			}
 		}
 		cols[c] = b.NewArray()

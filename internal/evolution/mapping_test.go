@@ -323,6 +323,16 @@ func TestErrors(t *testing.T) {
 	require.ErrorIs(t, err, evolution.ErrCast)
 	require.ErrorContains(t, err, `field "v"`)
 
+	// A TIMESTAMP(9) column is Arrow nanoseconds, which end in 2262: a
+	// later instant is refused rather than wrapped around (as the Parquet
+	// reader refuses such INT96 values).
+	ns, err := evolution.New([]schema.DataField{f(1, "v", schema.TimestampType(9))}, []schema.DataField{f(1, "v", schema.StringType())})
+	require.NoError(t, err)
+	late := batch(t, mem, ns.FileFields(), `[{"v": "2300-01-01 00:00:00"}]`)
+	defer late.Release()
+	_, err = ns.Apply(late, mem)
+	require.ErrorIs(t, err, evolution.ErrCast)
+
 	wrong := batch(t, mem, []schema.DataField{f(1, "v", schema.IntType())}, `[{"v": 1}]`)
 	defer wrong.Release()
 	_, err = m.Apply(wrong, mem)
