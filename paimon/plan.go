@@ -55,6 +55,12 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 		return nil, err
 	}
 	plan := &Plan{SchemaID: st.schema.ID, state: st}
+	if s.incremental() {
+		if err := s.planIncremental(ctx, st, plan); err != nil {
+			return nil, err
+		}
+		return plan, nil
+	}
 	if st.snapshot == nil {
 		return plan, nil
 	}

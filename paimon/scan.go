@@ -49,6 +49,12 @@ type ScanSpec struct {
 	// leading "rowkind" column ("+I", "-U", "+U", "-D") and, for
 	// primary-key tables, deleted keys kept as "-D" rows.
 	AuditLog bool
+	// IncrementalStart and IncrementalEnd, when set, read the changes of
+	// snapshots IncrementalStart+1 to IncrementalEnd instead of a snapshot
+	// (see WithIncremental); IncrementalMode picks delta or changelog
+	// files.
+	IncrementalStart, IncrementalEnd int64
+	IncrementalMode                  string
 }
 
 // ScanOption sets a field of a ScanSpec.
@@ -138,7 +144,7 @@ func (s *Scan) validate() error {
 	if s.spec.BatchSize < 0 {
 		return fmt.Errorf("%w: negative batch size %d", ErrInvalidScan, s.spec.BatchSize)
 	}
-	return nil
+	return s.validateIncremental()
 }
 
 // ArrowSchema returns the schema of every batch the scan yields. It is known

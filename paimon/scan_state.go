@@ -53,6 +53,9 @@ func (s *Scan) resolve(ctx context.Context) (*scanState, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
+	if s.incremental() {
+		return s.newState(nil, s.table.schema)
+	}
 	snap, err := s.chooseSnapshot(ctx)
 	if err != nil {
 		return nil, err
@@ -105,10 +108,11 @@ func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanS
 			return nil, fmt.Errorf("paimon: filter on %s: %w", s.table.name(), err)
 		}
 	}
-	if err := st.project(s.spec.Columns, s.spec.AuditLog); err != nil {
+	auditLog := s.spec.AuditLog || s.incremental()
+	if err := st.project(s.spec.Columns, auditLog); err != nil {
 		return nil, fmt.Errorf("paimon: projection on %s: %w", s.table.name(), err)
 	}
-	if s.spec.AuditLog && len(ts.PrimaryKeys) > 0 {
+	if auditLog && len(ts.PrimaryKeys) > 0 {
 		st.kindCol = len(st.readFields)
 		st.readFields = append(st.readFields, valueKindField)
 	}
