@@ -55,6 +55,11 @@ type scanArgs struct {
 	output    string
 	outputSet bool
 	explain   bool
+	audit     bool
+	// incremental reads the changes of snapshots incStart+1..incEnd.
+	incremental      bool
+	incStart, incEnd int64
+	incMode          string
 }
 
 func runScan(ctx context.Context, e *env, c *command, args []string) error {
@@ -81,7 +86,7 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 	var (
 		a                                  scanArgs
 		selectFlag, asOfFlag, snapshotFlag string
-		limitFlag                          string
+		limitFlag, incrementalFlag         string
 	)
 	fs := newFlagSet(c)
 	fs.StringVar(&a.warehouse, "warehouse", "", "warehouse `URI`: a path, file://, mem://, s3://, gs:// or azblob:// (default $"+warehouseEnv+")")
@@ -93,6 +98,9 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 	fs.StringVar(&limitFlag, "limit", "", "stop after `N` rows")
 	fs.StringVar(&a.output, "output", formatJSONL, "output `format`: "+strings.Join(rowFormats, ", "))
 	fs.BoolVar(&a.explain, "explain", false, "print the scan plan instead of the rows")
+	fs.BoolVar(&a.audit, "audit", false, "read the audit log: a leading rowkind column, deleted keys as -D rows")
+	fs.StringVar(&incrementalFlag, "incremental", "", "read the changes committed after snapshot `S,E`'s S up to E (rows with their rowkind)")
+	fs.StringVar(&a.incMode, "incremental-mode", "", "with --incremental: auto (default), delta or changelog")
 
 	pos, err := parseArgs(e, c, fs, args)
 	if err != nil {
@@ -157,6 +165,18 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 			return bad("--as-of: %v", err)
 		}
 	}
+	if set["incremental"] {
+		travel = append(travel, "--incremental")
+		lo, hi, ok := strings.Cut(incrementalFlag, ",")
+		s, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
+		e, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
+		if !ok || err1 != nil || err2 != nil || s < 0 || e < s {
+			return bad("--incremental %q: want S,E with 0 <= S <= E (snapshot ids)", incrementalFlag)
+		}
+		a.incremental, a.incStart, a.incEnd = true, s, e
+	} else if set["incremental-mode"] {
+		return bad("--incremental-mode needs --incremental")
+	}
 	if len(travel) > 1 {
 		return bad("%s cannot be combined: choose one snapshot", strings.Join(travel, " and "))
 	}
@@ -199,6 +219,12 @@ func (a *scanArgs) scanOptions() []paimon.ScanOption {
 	}
 	if a.limit > 0 {
 		opts = append(opts, paimon.WithLimit(a.limit))
+	}
+	if a.audit {
+		opts = append(opts, paimon.WithAuditLog())
+	}
+	if a.incremental {
+		opts = append(opts, paimon.WithIncremental(a.incStart, a.incEnd, a.incMode))
 	}
 	return opts
 }
