@@ -8,7 +8,15 @@
 //
 // Commands:
 //
-//	scan    print the rows of a table, or its scan plan
+//	scan       print the rows of a table, or its scan plan
+//	snapshots  the table's snapshots (Java's $snapshots system table)
+//	schemas    the table's schema versions ($schemas)
+//	options    the table's options ($options)
+//	tags       the table's tags ($tags)
+//
+// The inspection commands take the same --warehouse and a table name, and
+// print --output table (default), json, jsonl or csv with the columns of
+// Java's system tables.
 //
 // # paimon scan
 //
@@ -32,6 +40,11 @@
 //	                  ("2024-05-01 12:00:00" or "2024-05-01"), or epoch
 //	                  milliseconds; at most one of --snapshot, --tag, --as-of
 //	--limit N         stop after N rows
+//	--audit           read the audit log: a leading rowkind column, and
+//	                  deleted keys of primary-key tables as -D rows
+//	--incremental S,E read the changes committed after snapshot S up to
+//	                  snapshot E, each row with its rowkind
+//	                  (--incremental-mode auto, delta or changelog)
 //	--output FORMAT   jsonl (default), json, csv or table
 //	--explain         print the scan plan instead of the rows
 //
