@@ -101,7 +101,7 @@ func (st *scanState) mergedToRead(rec arrow.RecordBatch) (arrow.RecordBatch, err
 	if keep {
 		off = 1
 	}
-	pos := fieldsByID(st.schema.Fields)
+	pos := st.fieldPos
 	cols := make([]arrow.Array, len(st.readFields))
 	fields := make([]arrow.Field, len(st.readFields))
 	for j, f := range st.readFields {

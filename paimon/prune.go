@@ -329,7 +329,7 @@ func (p *pruner) keepFile(ctx context.Context, f *manifest.DataFileMeta) (bool, 
 			statFields = append(statFields, fld)
 		}
 	}
-	cur := fieldsByID(st.schema.Fields)
+	cur := st.fieldPos
 	var types []schema.DataType
 	var idx []int
 	var convert []bool

@@ -33,6 +33,7 @@ type scanState struct {
 	merge     *mergeConfig
 	mergeErr  error
 
+	fieldPos   map[int]int        // schema.Fields index by field id
 	readFields []schema.DataField // top-level fields read from data files, in schema order
 	kindCol    int                // readFields index of _VALUE_KIND for audit-log reads, else -1
 	residual   *predicate.Bound   // filter bound to readFields
@@ -98,7 +99,7 @@ func (s *Scan) timeTravel() bool {
 }
 
 func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanState, error) {
-	st := &scanState{snapshot: snap, schema: ts, schemas: newSchemaCache(s.table.meta, ts), kindCol: -1}
+	st := &scanState{snapshot: snap, schema: ts, schemas: newSchemaCache(s.table.meta, ts), kindCol: -1, fieldPos: fieldsByID(ts.Fields)}
 	var err error
 	if st.pather, err = newPartitionPather(ts); err != nil {
 		return nil, err
