@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/paimon-go/paimon-go/internal/datafile"
 )
 
 // Table option keys and defaults the read path needs. They mirror fields of
@@ -78,35 +80,9 @@ func (o tableOptions) fileFormat() string {
 // a number followed by an optional unit (b, k/kb/kibibytes, m/mb, g/gb, t/tb;
 // units are powers of 1024 and case-insensitive).
 func ParseMemorySize(s string) (int64, error) {
-	t := strings.TrimSpace(strings.ToLower(s))
-	i := 0
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	if i == 0 {
-		return 0, fmt.Errorf("invalid memory size %q", s)
-	}
-	n, err := strconv.ParseInt(t[:i], 10, 64)
+	n, err := datafile.ParseMemorySize(s)
 	if err != nil {
-		return 0, fmt.Errorf("invalid memory size %q: %w", s, err)
+		return 0, fmt.Errorf("%w: %w", ErrInvalidOption, err)
 	}
-	var mult int64
-	switch strings.TrimSpace(t[i:]) {
-	case "", "b", "bytes":
-		mult = 1
-	case "k", "kb", "kibibytes":
-		mult = 1 << 10
-	case "m", "mb", "mebibytes":
-		mult = 1 << 20
-	case "g", "gb", "gibibytes":
-		mult = 1 << 30
-	case "t", "tb", "tebibytes":
-		mult = 1 << 40
-	default:
-		return 0, fmt.Errorf("invalid memory size unit in %q", s)
-	}
-	if n > (1<<63-1)/mult {
-		return 0, fmt.Errorf("memory size %q overflows", s)
-	}
-	return n * mult, nil
+	return n, nil
 }

@@ -260,15 +260,7 @@ func (st *scanState) bucketDir(partition []byte, bucket int32) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := fmt.Sprintf("bucket-%d", bucket)
-	if bucket == -2 {
-		name = "bucket-postpone"
-	}
-	dir := p + name
-	if d := st.schema.Options[optDataFilePathDir]; d != "" {
-		dir = d + "/" + dir
-	}
-	return dir, nil
+	return bucketDirectory(st.schema, p, bucket), nil
 }
 
 // limitSplits keeps the first splits whose row counts reach limit (Java

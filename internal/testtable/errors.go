@@ -8,6 +8,7 @@ import "errors"
 var ErrInvalid = errors.New("testtable: invalid input")
 
 // ErrUnsupported is wrapped when the table or a value uses a feature the
-// builder does not write (primary keys, file formats other than Parquet,
-// TIMESTAMP(7..9) columns, ...).
+// builder does not write (primary keys, file formats other than Parquet and
+// Avro, TIMESTAMP(7..9) columns, ...). Errors from internal/datafile carry
+// its sentinel too.
 var ErrUnsupported = errors.New("testtable: unsupported")

@@ -3,6 +3,7 @@ package testtable_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paimon-go/paimon-go/format/avrofile"
 	"github.com/paimon-go/paimon-go/format/binaryrow"
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -41,16 +43,24 @@ func record(t *testing.T, mem memory.Allocator, fields []schema.DataField, rows 
 	return rec
 }
 
-// readRows reads a Parquet data file back with the table's columns.
+// readRows reads a Parquet or Avro data file back with the table's columns.
 func readRows(t *testing.T, fsys fs.FS, path string, fields []schema.DataField) [][]any {
 	t.Helper()
 	ctx := context.Background()
 	raw, err := fs.ReadFile(ctx, fsys, path)
 	require.NoError(t, err)
-	r, err := parquet.Open(ctx, bytes.NewReader(raw), int64(len(raw)), nil)
-	require.NoError(t, err)
+	var batches func(yield func(arrow.RecordBatch, error) bool)
+	if strings.HasSuffix(path, ".avro") {
+		r, err := avrofile.Open(ctx, bytes.NewReader(raw), int64(len(raw)), nil)
+		require.NoError(t, err)
+		batches = r.Read(ctx, fields, nil)
+	} else {
+		r, err := parquet.Open(ctx, bytes.NewReader(raw), int64(len(raw)), nil)
+		require.NoError(t, err)
+		batches = r.Read(ctx, fields, nil)
+	}
 	var rows [][]any
-	for rec, err := range r.Read(ctx, fields, nil) {
+	for rec, err := range batches {
 		require.NoError(t, err)
 		for i := 0; i < int(rec.NumRows()); i++ {
 			row := make([]any, len(fields))

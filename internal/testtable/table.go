@@ -16,11 +16,13 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/datafile"
 )
 
-// Table options read for metadata files.
+// Table options read for metadata files (Java CoreOptions).
 const (
 	optManifestCompression = "manifest.compression"
+	optZstdLevel           = "file.compression.zstd-level"
 )
 
 // Table is an append-only table being written. Create one with Create, then
@@ -32,10 +34,7 @@ type Table struct {
 	schema      *schema.TableSchema
 	arrowSchema *arrow.Schema
 	part        *partitioner
-	modes       []statsMode
-	dense       bool
 	buckets     int
-	format      fileFormat
 	manifestOps *manifest.WriteOptions
 	mem         memory.Allocator
 	now         func() time.Time
@@ -45,8 +44,8 @@ type Table struct {
 	// (FileStorePathFactory keeps one uuid and a counter per kind).
 	metaUUID                 string
 	manifestCount, listCount int
-	dataNames                map[string]*nameSeq // per partition/bucket directory
-	bucketSeq                map[string]int64    // next sequence number per bucket of fixed-bucket tables
+	dataNames                map[string]*datafile.FileNames // per partition/bucket directory
+	bucketSeq                map[string]int64               // next sequence number per bucket of fixed-bucket tables
 	latest                   *snapshot.Snapshot
 	manifests                []manifest.ManifestFileMeta // base + delta manifests of latest
 }
@@ -54,7 +53,8 @@ type Table struct {
 // Create starts a new table in directory dir of fsys: it validates sch and
 // writes it as schema/schema-<sch.ID> (create-if-absent, so an existing
 // table is never overwritten). The table must be append-only (no primary
-// key) with file.format parquet (the default).
+// key) whose data files internal/datafile can write (file.format parquet,
+// the default, or avro).
 func Create(ctx context.Context, fsys fs.FS, dir string, sch *schema.TableSchema) (*Table, error) {
 	if err := sch.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
@@ -62,10 +62,8 @@ func Create(ctx context.Context, fsys fs.FS, dir string, sch *schema.TableSchema
 	if len(sch.PrimaryKeys) > 0 {
 		return nil, fmt.Errorf("%w: primary-key tables (only append tables are written)", ErrUnsupported)
 	}
-	for _, f := range sch.Fields {
-		if err := checkWritable(f.Type); err != nil {
-			return nil, fmt.Errorf("column %s: %w", f.Name, err)
-		}
+	if err := datafile.Validate(sch); err != nil {
+		return nil, fromDatafile(err)
 	}
 	t := &Table{
 		fsys:       fsys,
@@ -73,9 +71,9 @@ func Create(ctx context.Context, fsys fs.FS, dir string, sch *schema.TableSchema
 		schema:     sch.Clone(),
 		mem:        memory.DefaultAllocator,
 		now:        time.Now,
-		commitUser: newUUID(),
-		metaUUID:   newUUID(),
-		dataNames:  map[string]*nameSeq{},
+		commitUser: datafile.NewUUID(),
+		metaUUID:   datafile.NewUUID(),
+		dataNames:  map[string]*datafile.FileNames{},
 		bucketSeq:  map[string]int64{},
 	}
 	var err error
@@ -83,15 +81,6 @@ func Create(ctx context.Context, fsys fs.FS, dir string, sch *schema.TableSchema
 		return nil, err
 	}
 	if t.part, err = newPartitioner(t.schema); err != nil {
-		return nil, err
-	}
-	if t.modes, err = statsModes(t.schema); err != nil {
-		return nil, err
-	}
-	if t.dense, err = denseStore(t.schema); err != nil {
-		return nil, err
-	}
-	if t.format, err = newFileFormat(t.schema); err != nil {
 		return nil, err
 	}
 	if t.buckets, err = t.schema.Bucket(); err != nil {
@@ -115,31 +104,6 @@ func Create(ctx context.Context, fsys fs.FS, dir string, sch *schema.TableSchema
 		return nil, fmt.Errorf("testtable: create table: %w", err)
 	}
 	return t, nil
-}
-
-// checkWritable refuses the types this builder cannot write as Java does.
-func checkWritable(t schema.DataType) error {
-	switch t.Root {
-	case schema.Timestamp, schema.TimestampLTZ:
-		if t.Precision > 6 {
-			return fmt.Errorf("%w: %s (Java writes it as INT96)", ErrUnsupported, t)
-		}
-	case schema.Variant, schema.Blob, schema.Vector:
-		return fmt.Errorf("%w: %s", ErrUnsupported, t)
-	}
-	for _, c := range []*schema.DataType{t.Element, t.Key, t.Value} {
-		if c != nil {
-			if err := checkWritable(*c); err != nil {
-				return err
-			}
-		}
-	}
-	for _, f := range t.Fields {
-		if err := checkWritable(f.Type); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Schema returns the table's schema. Do not modify it.
@@ -302,7 +266,7 @@ func (t *Table) writeManifest(ctx context.Context, entries []manifest.ManifestEn
 	if err := fs.WriteFile(ctx, t.fsys, t.path("manifest", name), buf.Bytes(), nil); err != nil {
 		return manifest.ManifestFileMeta{}, err
 	}
-	pstats, err := partitionStats(t.part.types, partitions)
+	pstats, err := datafile.PartitionStats(t.part.types, partitions)
 	if err != nil {
 		return manifest.ManifestFileMeta{}, err
 	}

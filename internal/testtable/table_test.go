@@ -443,6 +443,8 @@ func TestDataFileNames(t *testing.T) {
 		{map[string]string{"file.suffix.include.compression": "true", "file.compression": "none"}, `^t/bucket-0/data-[0-9a-f-]{36}-0\.parquet$`},
 		{map[string]string{"file.suffix.include.compression": "true", "file.compression": "snappy"}, `^t/bucket-0/data-[0-9a-f-]{36}-0\.snappy\.parquet$`},
 		{map[string]string{"data-file.prefix": "part-"}, `^t/bucket-0/part-[0-9a-f-]{36}-0\.parquet$`},
+		{map[string]string{"file.format": "avro"}, `^t/bucket-0/data-[0-9a-f-]{36}-0\.avro$`},
+		{map[string]string{"file.format": "avro", "file.compression": "snappy", "file.suffix.include.compression": "true"}, `^t/bucket-0/data-[0-9a-f-]{36}-0\.snappy\.avro$`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package testtable
+package datafile
 
 import (
 	"fmt"
@@ -95,19 +95,6 @@ func statsModes(ts *schema.TableSchema) ([]statsMode, error) {
 		count++
 	}
 	return modes, nil
-}
-
-// denseStore reports metadata.stats-dense-store (default true).
-func denseStore(ts *schema.TableSchema) (bool, error) {
-	v, ok := ts.Options[optStatsDenseStore]
-	if !ok {
-		return true, nil
-	}
-	b, err := strconv.ParseBool(strings.TrimSpace(v))
-	if err != nil {
-		return false, fmt.Errorf("%w: option %s=%q", ErrInvalid, optStatsDenseStore, v)
-	}
-	return b, nil
 }
 
 // colStats is Java's SimpleColStats: min, max (format/data values) and the

@@ -1,4 +1,4 @@
-package testtable
+package datafile
 
 import (
 	"math"

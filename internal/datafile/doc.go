@@ -1,0 +1,31 @@
+// Package datafile writes the data files of an append-only Paimon table,
+// the way Java Paimon 1.4.2's append write path does (RowDataRollingFileWriter
+// over RowDataFileWriter): rows arrive as Arrow batches, go into Parquet or
+// Avro files named by DataFilePathFactory's rules, roll to a new file at the
+// table's target-file-size, and each finished file is described by a
+// manifest.DataFileMeta exactly as DataFileMeta.forAppend fills it, value
+// statistics included.
+//
+// Value statistics follow Java per format (colstats.go): for Parquet they
+// are what Java's ParquetSimpleStatsExtractor derives from the footer
+// parquet-java returns, for Avro what Java's row-by-row SimpleStatsCollector
+// gathers; both under the stats options (metadata.stats-mode, default
+// truncate(16), fields.<col>.stats-mode,
+// metadata.stats-keep-first-n-columns, metadata.stats-dense-store). Tests
+// recompute the statistics of every data file of the Java-written golden
+// corpus and compare them byte for byte with Java's manifests.
+//
+// Formats: Parquet through arrow-go's pqarrow (field ids, root
+// "paimon_schema", decimals up to precision 18 as integers, row groups cut
+// at parquet.block.size), Avro through format/avrofile. ORC and the other
+// formats Java knows are refused with ErrUnsupported.
+//
+// The package also holds helpers the rest of the write path shares:
+// PartitionStats (a manifest's _PARTITION_STATS), NewUUID and FileNames
+// (Java's file-name uuids), and ParseMemorySize (Java's MemorySize).
+//
+// Not written (a table asking for them still gets correct files without
+// them): file indexes (file-index.*), external data paths
+// (data-file.external-paths), per-level formats and compressions,
+// VARIANT/BLOB/VECTOR columns, TIMESTAMP(7..9).
+package datafile

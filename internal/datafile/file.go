@@ -1,0 +1,111 @@
+package datafile
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/fs"
+)
+
+// dataFile is the file a Writer is filling (Java's RowDataFileWriter): the
+// format encoder, the statistics of what went in, and the rows' first
+// sequence number.
+type dataFile struct {
+	name     string
+	path     string
+	out      fs.Writer
+	sink     *countingWriter
+	body     formatWriter
+	stats    *fileStats
+	firstSeq int64
+	rows     int64
+}
+
+// openFile creates the next data file of the bucket directory. The fs
+// Writer is bound to ctx until the file is finished.
+func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
+	name := w.names.Next(w.cfg.prefix, w.cfg.extension)
+	path := fs.Join(w.opts.Dir, name)
+	out, err := w.opts.FS.Create(ctx, path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("datafile: create %s: %w", path, err)
+	}
+	f := &dataFile{
+		name:     name,
+		path:     path,
+		out:      out,
+		sink:     &countingWriter{w: out},
+		stats:    newFileStats(w.cfg.format, w.opts.Schema.Fields, w.cfg.modes),
+		firstSeq: w.next,
+	}
+	if w.cfg.format == FormatAvro {
+		f.body, err = newAvroWriter(f.sink, w.opts.Schema.Fields, w.cfg)
+	} else {
+		f.body, err = newParquetWriter(f.sink, w.arrowSchema, w.cfg, w.mem, w.opts.RowGroupRows)
+	}
+	if err != nil {
+		_ = out.Abort()
+		return nil, fmt.Errorf("datafile: %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// write encodes rec and folds it into the statistics.
+func (f *dataFile) write(rec arrow.RecordBatch) error {
+	if err := f.body.write(rec); err != nil {
+		return fmt.Errorf("datafile: write %s: %w", f.path, err)
+	}
+	f.stats.add(rec)
+	f.rows += rec.NumRows()
+	return nil
+}
+
+// size estimates the file's size so far: what reached the file system plus
+// what the encoder holds.
+func (f *dataFile) size() int64 { return f.sink.n + f.body.buffered() }
+
+// finish completes and publishes the file and describes it as Java's
+// DataFileMeta.forAppend does.
+func (f *dataFile) finish(w *Writer) (manifest.DataFileMeta, error) {
+	if err := f.body.close(); err != nil {
+		_ = f.out.Abort()
+		return manifest.DataFileMeta{}, fmt.Errorf("datafile: write %s: %w", f.path, err)
+	}
+	if err := f.out.Close(); err != nil {
+		return manifest.DataFileMeta{}, fmt.Errorf("datafile: publish %s: %w", f.path, err)
+	}
+	stats, cols, err := f.stats.valueStats(w.cfg.dense)
+	if err != nil {
+		return manifest.DataFileMeta{}, fmt.Errorf("datafile: %s: %w", f.path, err)
+	}
+	created := manifest.CreationTimeMillis(w.now())
+	zero := int64(0)
+	source := manifest.FileSourceAppend
+	return manifest.DataFileMeta{
+		FileName:          f.name,
+		FileSize:          f.sink.n,
+		RowCount:          f.rows,
+		MinKey:            manifest.EmptyRow(),
+		MaxKey:            manifest.EmptyRow(),
+		KeyStats:          manifest.EmptyStats(),
+		ValueStats:        stats,
+		MinSequenceNumber: f.firstSeq,
+		MaxSequenceNumber: f.firstSeq + f.rows - 1,
+		SchemaID:          w.opts.Schema.ID,
+		Level:             0,
+		ExtraFiles:        []string{},
+		CreationTime:      &created,
+		DeleteRowCount:    &zero,
+		FileSource:        &source,
+		ValueStatsCols:    cols,
+	}, nil
+}
+
+// abort drops the unfinished file.
+func (f *dataFile) abort() {
+	f.body.discard()
+	_ = f.out.Abort()
+}

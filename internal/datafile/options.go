@@ -1,0 +1,298 @@
+package datafile
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/parquet/compress"
+
+	"github.com/paimon-go/paimon-go/format/avrofile"
+	"github.com/paimon-go/paimon-go/format/schema"
+)
+
+// Table options a Writer reads (Java CoreOptions, and the format-prefixed
+// options Java's FileFormat.getIdentifierPrefixOptions hands to a format).
+const (
+	optFileFormat        = "file.format"
+	optFileCompression   = "file.compression"
+	optZstdLevel         = "file.compression.zstd-level"
+	optDataFilePrefix    = "data-file.prefix"
+	optSuffixCompression = "file.suffix.include.compression"
+	optTargetFileSize    = "target-file-size"
+	optFileBlockSize     = "file.block-size"
+	optParquetBlockSize  = "parquet.block.size"
+	optParquetCodec      = "parquet.compression"
+	optParquetZstdLevel  = "parquet.compression.codec.zstd.level"
+	optAvroCodec         = "avro.codec"
+)
+
+// Defaults of those options.
+const (
+	// DefaultTargetFileSize is target-file-size of append tables (Java
+	// CoreOptions.targetFileSize(false)).
+	DefaultTargetFileSize = 256 << 20
+	// DefaultBlockSize is parquet-java's row-group size
+	// (ParquetWriter.DEFAULT_BLOCK_SIZE).
+	DefaultBlockSize   = 128 << 20
+	defaultCompression = "zstd"
+	defaultZstdLevel   = 1
+)
+
+// Format identifiers (Java FileFormat.getFormatIdentifier), which are also
+// the data files' extensions.
+const (
+	FormatParquet = "parquet"
+	FormatAvro    = "avro"
+)
+
+// config is everything a Writer takes from the table options, parsed once.
+type config struct {
+	format     string // FormatParquet or FormatAvro
+	prefix     string // data-file.prefix
+	extension  string // ".parquet", ".zst.parquet", ".avro", ...
+	targetSize int64
+
+	parquetCodec compress.Compression
+	parquetLevel int
+	blockSize    int64
+
+	avro avrofile.WriterOptions
+
+	modes []statsMode
+	dense bool
+}
+
+// Validate checks that a Writer can write data files of the table: its
+// format, compression and stats options are valid and supported, and every
+// column has a type the format can hold. Errors wrap ErrInvalid or
+// ErrUnsupported and name the option or column. NewWriter runs the same
+// checks; Validate lets a caller fail before any data arrives.
+func Validate(ts *schema.TableSchema) error {
+	_, err := parseConfig(ts)
+	return err
+}
+
+func parseConfig(ts *schema.TableSchema) (*config, error) {
+	opts := ts.Options
+	c := &config{format: FormatParquet, prefix: "data-", targetSize: DefaultTargetFileSize, blockSize: DefaultBlockSize}
+	if v, ok := opts[optFileFormat]; ok {
+		c.format = strings.ToLower(strings.TrimSpace(v))
+	}
+	if c.format != FormatParquet && c.format != FormatAvro {
+		return nil, fmt.Errorf("%w: option %s=%q (parquet and avro are written)", ErrUnsupported, optFileFormat, opts[optFileFormat])
+	}
+	for _, f := range ts.Fields {
+		if err := checkWritable(c.format, f.Type); err != nil {
+			return nil, fmt.Errorf("column %s: %w", f.Name, err)
+		}
+	}
+	compression := defaultCompression
+	if v, ok := opts[optFileCompression]; ok {
+		compression = v
+	}
+	zstdLevel, err := intOption(opts, optZstdLevel, defaultZstdLevel)
+	if err != nil {
+		return nil, err
+	}
+	if c.format == FormatParquet {
+		err = c.parquetOptions(opts, compression, zstdLevel)
+	} else {
+		err = c.avroOptions(ts, compression, zstdLevel)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := opts[optDataFilePrefix]; ok {
+		c.prefix = v
+	}
+	suffix, err := boolOption(opts, optSuffixCompression, false)
+	if err != nil {
+		return nil, err
+	}
+	c.extension = extension(c.format, compression, suffix)
+	if v, ok := opts[optTargetFileSize]; ok {
+		if c.targetSize, err = ParseMemorySize(v); err != nil {
+			return nil, fmt.Errorf("option %s: %w", optTargetFileSize, err)
+		}
+	}
+	if c.modes, err = statsModes(ts); err != nil {
+		return nil, err
+	}
+	if c.dense, err = boolOption(opts, optStatsDenseStore, true); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// parquetOptions mirrors ParquetFileFormat and RowDataParquetBuilder: the
+// codec is parquet.compression if set, else file.compression ("none" meaning
+// uncompressed), looked up as parquet-java's CompressionCodecName; the zstd
+// level is parquet.compression.codec.zstd.level, else
+// file.compression.zstd-level; the row-group size file.block-size, else
+// parquet.block.size.
+func (c *config) parquetOptions(opts map[string]string, compression string, zstdLevel int) error {
+	name := compression
+	if strings.EqualFold(name, "none") {
+		name = "uncompressed"
+	}
+	if v, ok := opts[optParquetCodec]; ok {
+		name = v
+	}
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "uncompressed":
+		c.parquetCodec = compress.Codecs.Uncompressed
+	case "snappy":
+		c.parquetCodec = compress.Codecs.Snappy
+	case "gzip":
+		c.parquetCodec = compress.Codecs.Gzip
+	case "brotli":
+		c.parquetCodec = compress.Codecs.Brotli
+	case "zstd":
+		c.parquetCodec = compress.Codecs.Zstd
+	case "lz4_raw":
+		c.parquetCodec = compress.Codecs.Lz4Raw
+	case "lz4", "lzo":
+		return fmt.Errorf("%w: Parquet compression %q", ErrUnsupported, name)
+	default:
+		return fmt.Errorf("%w: Parquet compression %q", ErrInvalid, name)
+	}
+	c.parquetLevel = compress.DefaultCompressionLevel
+	if c.parquetCodec == compress.Codecs.Zstd {
+		level, err := intOption(opts, optParquetZstdLevel, zstdLevel)
+		if err != nil {
+			return err
+		}
+		c.parquetLevel = level
+	}
+	if v, ok := opts[optParquetBlockSize]; ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("%w: option %s=%q", ErrInvalid, optParquetBlockSize, v)
+		}
+		c.blockSize = n
+	}
+	if v, ok := opts[optFileBlockSize]; ok {
+		n, err := ParseMemorySize(v)
+		if err != nil {
+			return fmt.Errorf("option %s: %w", optFileBlockSize, err)
+		}
+		if n <= 0 {
+			return fmt.Errorf("%w: option %s=%q", ErrInvalid, optFileBlockSize, v)
+		}
+		c.blockSize = n
+	}
+	return nil
+}
+
+// avroOptions mirrors AvroFileFormat.createCodecFactory: avro.codec, when
+// set, names the Avro codec exactly (Avro's CodecFactory.fromString: null,
+// deflate, snappy, zstandard at Avro's level 3, bzip2, xz); otherwise
+// file.compression is handed to format/avrofile, which reads it as Java
+// does ("zstd" in any case is zstandard at file.compression.zstd-level,
+// anything else must be an Avro codec name). The codec and column types
+// are then checked by writing a header to nowhere, so format/avrofile stays
+// the one judge of what it can write.
+func (c *config) avroOptions(ts *schema.TableSchema, compression string, zstdLevel int) error {
+	c.avro = avrofile.WriterOptions{Compression: compression, ZstdLevel: zstdLevel}
+	if name, ok := ts.Options[optAvroCodec]; ok {
+		if strings.EqualFold(name, "zstd") {
+			// Avro's own registry has no "zstd"; only Paimon's
+			// file.compression maps it.
+			return fmt.Errorf("%w: option %s=%q is not an Avro codec (use zstandard)", ErrInvalid, optAvroCodec, name)
+		}
+		c.avro = avrofile.WriterOptions{Compression: name}
+	}
+	w, err := avrofile.NewWriter(io.Discard, ts.Fields, &c.avro)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	return w.Close()
+}
+
+// extension is DataFilePathFactory.makeExtension for Parquet and Avro:
+// ".<format>", or ".<compression extension>.<format>" when
+// file.suffix.include.compression is set and file.compression has one. The
+// compression extension is the Hadoop codec's (HadoopCompressionType, so
+// "zstd" gives "zst" and "none" nothing), or the compression name itself
+// when Hadoop has no such codec.
+func extension(format, compression string, suffix bool) string {
+	ext := "." + format
+	if !suffix || compression == "" {
+		return ext
+	}
+	cext, known := hadoopExtensions[strings.ToLower(compression)]
+	if !known {
+		cext = compression
+	}
+	if cext == "" {
+		return ext
+	}
+	return "." + cext + ext
+}
+
+// hadoopExtensions are the file extensions of Java's HadoopCompressionType.
+var hadoopExtensions = map[string]string{
+	"none": "", "gzip": "gz", "bzip2": "bz2", "deflate": "deflate", "snappy": "snappy", "lz4": "lz4", "zstd": "zst",
+}
+
+// checkWritable refuses the column types this package cannot write as Java
+// does, in either format: VARIANT (Java shreds it), BLOB (Java keeps it in
+// separate .blob files), VECTOR (a separate vector file format), and
+// TIMESTAMP with precision above 6. format/avrofile adds its own checks for
+// Avro (TIME(p > 3), Avro names).
+func checkWritable(format string, t schema.DataType) error {
+	switch t.Root {
+	case schema.Timestamp, schema.TimestampLTZ:
+		if t.Precision > 6 {
+			// Java writes them as Parquet INT96, which pqarrow cannot do
+			// per column; Java's Avro converter refuses them.
+			return fmt.Errorf("%w: %s in %s files", ErrUnsupported, t, format)
+		}
+	case schema.Variant, schema.Blob, schema.Vector:
+		return fmt.Errorf("%w: %s columns", ErrUnsupported, t)
+	}
+	for _, child := range []*schema.DataType{t.Element, t.Key, t.Value} {
+		if child != nil {
+			if err := checkWritable(format, *child); err != nil {
+				return err
+			}
+		}
+	}
+	for _, f := range t.Fields {
+		if err := checkWritable(format, f.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// intOption reads an integer option, or def when it is absent.
+func intOption(opts map[string]string, key string, def int) (int, error) {
+	v, ok := opts[key]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return 0, fmt.Errorf("%w: option %s=%q", ErrInvalid, key, v)
+	}
+	return n, nil
+}
+
+// boolOption reads a boolean option as Java's Options do: "true" or
+// "false" in any case; def when absent.
+func boolOption(opts map[string]string, key string, def bool) (bool, error) {
+	v, ok := opts[key]
+	if !ok {
+		return def, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("%w: option %s=%q", ErrInvalid, key, v)
+}

@@ -1,0 +1,877 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"math/rand/v2"
+	"time"
+
+	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/datafile"
+)
+
+// BatchCommitIdentifier is the commit identifier of one-off batch writes
+// (Java's BatchWriteBuilder.COMMIT_IDENTIFIER, Long.MAX_VALUE). Commits with
+// it are never deduplicated; give streaming ingesters increasing
+// identifiers instead.
+const BatchCommitIdentifier = snapshot.BatchCommitIdentifier
+
+// Commit options (Java CoreOptions).
+const (
+	optCommitMaxRetries   = "commit.max-retries"
+	optCommitTimeout      = "commit.timeout"
+	optCommitMinRetryWait = "commit.min-retry-wait"
+	optCommitMaxRetryWait = "commit.max-retry-wait"
+	optDynamicOverwrite   = "dynamic-partition-overwrite"
+	optRowTracking        = "row-tracking.enabled"
+	optDataEvolution      = "data-evolution.enabled"
+)
+
+// CommitOptions configures a TableCommit. A nil *CommitOptions takes every
+// value from the table options and Java's defaults.
+type CommitOptions struct {
+	// User is the commit user recorded in each snapshot (Java commitUser):
+	// keep it stable across restarts of one ingester so that a retried
+	// commit identifier is recognized. Empty means a random UUID.
+	User string
+	// MaxRetries bounds the attempts after the first when another writer
+	// took the snapshot id; 0 means commit.max-retries (10).
+	MaxRetries int
+	// MinRetryWait and MaxRetryWait bound the exponential backoff between
+	// attempts (commit.min-retry-wait 10 ms, commit.max-retry-wait 10 s);
+	// 20% jitter is added.
+	MinRetryWait, MaxRetryWait time.Duration
+	// Timeout bounds the whole retry loop; 0 means commit.timeout
+	// (unlimited).
+	Timeout time.Duration
+	// Properties are stored in the snapshot.
+	Properties map[string]string
+	// CommitEmpty publishes a snapshot even when there are no files to add
+	// (Java's ignoreEmptyCommit=false, the streaming default).
+	CommitEmpty bool
+	// SkipExpire turns off the snapshot expiration that follows every
+	// successful commit (it is also off when the table sets write-only).
+	SkipExpire bool
+	// Now is the clock of snapshot times; nil means time.Now.
+	Now func() time.Time
+}
+
+// CommitResult describes the outcome of a commit.
+type CommitResult struct {
+	// Snapshot is the snapshot published, nil when nothing was committed
+	// (an empty commit, or an identifier committed before).
+	Snapshot *snapshot.Snapshot
+	// Attempts counts the tries it took (1 without contention).
+	Attempts int
+	// AlreadyCommitted is true when the commit user had committed this
+	// identifier before: nothing was added and the messages' files were
+	// removed.
+	AlreadyCommitted bool
+	// Expired lists the snapshots the post-commit expiration removed.
+	Expired []int64
+}
+
+// commitConfig is CommitOptions resolved against the table options.
+type commitConfig struct {
+	maxRetries              int
+	minWait, maxWait        time.Duration
+	timeout                 time.Duration
+	manifestTarget          int64
+	manifestMergeMin        int
+	manifestFullCompaction  int64
+	dynamicOverwrite        bool
+	writeOnly               bool
+	commitEmpty, skipExpire bool
+	now                     func() time.Time
+	properties              map[string]string
+}
+
+// TableCommit publishes snapshots of one table: it turns commit messages
+// into manifests and a snapshot, and creates snapshot-<id> only if no other
+// writer has (Java FileStoreCommitImpl with a create-if-absent
+// SnapshotCommit). On a lost race it re-reads the latest snapshot and tries
+// again with backoff.
+//
+// A TableCommit is not safe for concurrent use; create one per goroutine
+// (they may share a table and a commit user only if they never commit the
+// same identifier).
+type TableCommit struct {
+	t    *Table
+	meta *TableMeta
+	user string
+	cfg  commitConfig
+	mw   *metaWriter
+
+	pather *partitionPather
+	// lastIdentifier is the newest identifier the user committed, loaded
+	// on the first non-batch commit.
+	lastIdentifier *int64
+	cache          *manifestCache
+}
+
+// NewCommit returns a committer for the table.
+func (t *Table) NewCommit(opts *CommitOptions) (*TableCommit, error) {
+	if opts == nil {
+		opts = &CommitOptions{}
+	}
+	o := tableOptions(t.schema.Options)
+	if o.boolean(optRowTracking, false) || o.boolean(optDataEvolution, false) {
+		return nil, fmt.Errorf("%w: commits to tables with %s or %s", ErrUnsupported, optRowTracking, optDataEvolution)
+	}
+	cfg := commitConfig{
+		dynamicOverwrite: o.boolean(optDynamicOverwrite, true),
+		writeOnly:        o.boolean(optWriteOnly, false),
+		commitEmpty:      opts.CommitEmpty,
+		skipExpire:       opts.SkipExpire,
+		now:              opts.Now,
+		properties:       opts.Properties,
+	}
+	var err error
+	bad := func(e error) (*TableCommit, error) { return nil, fmt.Errorf("%w: %w", ErrInvalidOption, e) }
+	if cfg.maxRetries, err = o.integer(optCommitMaxRetries, 10); err != nil {
+		return bad(err)
+	}
+	if cfg.minWait, err = o.duration(optCommitMinRetryWait, 10*time.Millisecond); err != nil {
+		return bad(err)
+	}
+	if cfg.maxWait, err = o.duration(optCommitMaxRetryWait, 10*time.Second); err != nil {
+		return bad(err)
+	}
+	if cfg.timeout, err = o.duration(optCommitTimeout, 0); err != nil {
+		return bad(err)
+	}
+	if cfg.manifestTarget, err = o.memory(optManifestTargetSize, defaultManifestTargetSize); err != nil {
+		return bad(err)
+	}
+	if cfg.manifestMergeMin, err = o.integer(optManifestMergeMinCount, defaultManifestMergeMin); err != nil {
+		return bad(err)
+	}
+	if cfg.manifestFullCompaction, err = o.memory(optManifestFullCompaction, defaultManifestFullCompact); err != nil {
+		return bad(err)
+	}
+	if cfg.manifestFullCompaction <= 0 {
+		return bad(fmt.Errorf("%s must be positive", optManifestFullCompaction))
+	}
+	if opts.MaxRetries > 0 {
+		cfg.maxRetries = opts.MaxRetries
+	}
+	if opts.MinRetryWait > 0 {
+		cfg.minWait = opts.MinRetryWait
+	}
+	if opts.MaxRetryWait > 0 {
+		cfg.maxWait = opts.MaxRetryWait
+	}
+	if opts.Timeout > 0 {
+		cfg.timeout = opts.Timeout
+	}
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
+	mw, err := newMetaWriter(t.meta, t.schema)
+	if err != nil {
+		return nil, err
+	}
+	pather, err := newPartitionPather(t.schema)
+	if err != nil {
+		return nil, err
+	}
+	user := opts.User
+	if user == "" {
+		user = datafile.NewUUID()
+	}
+	return &TableCommit{t: t, meta: t.meta, user: user, cfg: cfg, mw: mw, pather: pather, cache: newManifestCache(256)}, nil
+}
+
+// User returns the commit user recorded in the snapshots.
+func (c *TableCommit) User() string { return c.user }
+
+// Commit adds the messages' files in one APPEND snapshot.
+//
+// identifier makes the commit idempotent per user: if this user already
+// committed identifier (or a larger one), nothing is added, the messages'
+// files are removed and the result says AlreadyCommitted. Use increasing
+// identifiers (checkpoint ids, batch sequence numbers), or
+// BatchCommitIdentifier for one-off writes that need no deduplication.
+//
+// Files written under an older schema than the table's latest fail with
+// ErrSchemaChanged; a commit that cannot be published within its retries
+// fails with ErrCommitConflict. On every failure where the commit is known
+// not to have landed, the messages' data files are removed.
+func (c *TableCommit) Commit(ctx context.Context, identifier int64, msgs []CommitMessage) (*CommitResult, error) {
+	entries, err := c.prepare(ctx, msgs)
+	if err != nil {
+		return nil, c.failed(ctx, msgs, err)
+	}
+	if done, err := c.committedBefore(ctx, identifier); err != nil {
+		return nil, err
+	} else if done {
+		return &CommitResult{AlreadyCommitted: true}, c.Abort(ctx, msgs)
+	}
+	if len(entries) == 0 && !c.cfg.commitEmpty {
+		return &CommitResult{}, nil
+	}
+	provider := func(context.Context, *snapshot.Snapshot) (commitChanges, error) {
+		return commitChanges{files: entries}, nil
+	}
+	res, err := c.tryCommit(ctx, provider, identifier, snapshot.CommitAppend, false)
+	if err != nil {
+		return nil, c.failed(ctx, msgs, err)
+	}
+	return res, nil
+}
+
+// Overwrite replaces data with the messages' files in one OVERWRITE
+// snapshot (Java FileStoreCommit.overwritePartition, INSERT OVERWRITE):
+//
+//   - partition names a static partition (some or all partition keys,
+//     values as in directory names, the default partition name for
+//     NULL): every file of the matching partitions is deleted, and every
+//     new file must belong to them;
+//   - with no partition and dynamic-partition-overwrite (the default) on a
+//     partitioned table, the partitions the new files are in are replaced
+//     and others are kept; with no new files nothing happens;
+//   - otherwise the whole table is replaced.
+func (c *TableCommit) Overwrite(ctx context.Context, identifier int64, partition map[string]string, msgs []CommitMessage) (*CommitResult, error) {
+	entries, err := c.prepare(ctx, msgs)
+	if err != nil {
+		return nil, c.failed(ctx, msgs, err)
+	}
+	if done, err := c.committedBefore(ctx, identifier); err != nil {
+		return nil, err
+	} else if done {
+		return &CommitResult{AlreadyCommitted: true}, c.Abort(ctx, msgs)
+	}
+	var match func([]byte) (bool, error)
+	switch {
+	case len(c.pather.fields) > 0 && len(partition) == 0 && c.cfg.dynamicOverwrite:
+		if len(entries) == 0 {
+			return &CommitResult{}, nil
+		}
+		parts := map[string]bool{}
+		for i := range entries {
+			parts[string(entries[i].Partition)] = true
+		}
+		match = func(p []byte) (bool, error) { return parts[string(p)], nil }
+	case len(partition) > 0:
+		spec, err := newPartitionSpec(c.pather, partition)
+		if err != nil {
+			return nil, c.failed(ctx, msgs, err)
+		}
+		for i := range entries {
+			ok, err := spec.match(entries[i].Partition)
+			if err != nil {
+				return nil, c.failed(ctx, msgs, err)
+			}
+			if !ok {
+				return nil, c.failed(ctx, msgs, fmt.Errorf("%w: overwriting partition %v, but file %s is in another partition",
+					ErrInvalidPartition, partition, entries[i].File.FileName))
+			}
+		}
+		match = spec.match
+	}
+	res, err := c.tryCommit(ctx, c.overwriteProvider(match, entries), identifier, snapshot.CommitOverwrite, true)
+	if err != nil {
+		return nil, c.failed(ctx, msgs, err)
+	}
+	return res, nil
+}
+
+// DropPartitions deletes every file of the given partitions in one
+// OVERWRITE snapshot (Java FileStoreCommit.dropPartitions). Each map names
+// values of some or all partition keys.
+func (c *TableCommit) DropPartitions(ctx context.Context, identifier int64, partitions []map[string]string) (*CommitResult, error) {
+	if len(partitions) == 0 {
+		return nil, fmt.Errorf("%w: no partition to drop", ErrInvalidPartition)
+	}
+	specs := make([]*partitionSpec, len(partitions))
+	for i, p := range partitions {
+		if len(p) == 0 {
+			return nil, fmt.Errorf("%w: empty partition spec", ErrInvalidPartition)
+		}
+		s, err := newPartitionSpec(c.pather, p)
+		if err != nil {
+			return nil, err
+		}
+		specs[i] = s
+	}
+	match := func(p []byte) (bool, error) {
+		for _, s := range specs {
+			if ok, err := s.match(p); err != nil || ok {
+				return ok, err
+			}
+		}
+		return false, nil
+	}
+	return c.tryCommit(ctx, c.overwriteProvider(match, nil), identifier, snapshot.CommitOverwrite, true)
+}
+
+// Truncate deletes every file of the table in one OVERWRITE snapshot (Java
+// FileStoreCommit.truncateTable).
+func (c *TableCommit) Truncate(ctx context.Context, identifier int64) (*CommitResult, error) {
+	return c.tryCommit(ctx, c.overwriteProvider(nil, nil), identifier, snapshot.CommitOverwrite, true)
+}
+
+// Abort removes the data files of messages that will not be committed
+// (Java FileStoreCommit.abort). Missing files are not an error.
+func (c *TableCommit) Abort(ctx context.Context, msgs []CommitMessage) error {
+	var errs []error
+	for i := range msgs {
+		dir, err := c.bucketDir(msgs[i].Partition, msgs[i].Bucket)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, f := range msgs[i].NewFiles {
+			p := c.meta.Path(dir, f.FileName)
+			if err := c.meta.fsys.Remove(ctx, p); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+				errs = append(errs, fmt.Errorf("paimon: remove %s: %w", p, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// FilterCommitted returns the identifiers (ascending) this commit user has
+// not committed yet: those above the identifier of the user's newest
+// snapshot (Java FileStoreCommit.filterCommitted). A recovering ingester
+// re-commits only these.
+func (c *TableCommit) FilterCommitted(ctx context.Context, identifiers []int64) ([]int64, error) {
+	last, err := c.loadLastIdentifier(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []int64
+	for _, id := range identifiers {
+		if last == nil || id > *last {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// failed removes the messages' files after a failure known to have
+// published nothing, and returns err.
+func (c *TableCommit) failed(ctx context.Context, msgs []CommitMessage, err error) error {
+	var unknown *unknownOutcomeError
+	if errors.As(err, &unknown) {
+		return err
+	}
+	if aerr := c.Abort(context.WithoutCancel(ctx), msgs); aerr != nil {
+		return errors.Join(err, aerr)
+	}
+	return err
+}
+
+func (c *TableCommit) bucketDir(partition []byte, bucket int32) (string, error) {
+	values, err := c.pather.values(partition)
+	if err != nil {
+		return "", fmt.Errorf("%w: partition: %w", ErrInvalidCommitMessage, err)
+	}
+	p, err := c.pather.path(values)
+	if err != nil {
+		return "", err
+	}
+	return bucketDirectory(c.t.schema, p, bucket), nil
+}
+
+// prepare checks the messages against the table and turns them into ADD
+// entries.
+func (c *TableCommit) prepare(ctx context.Context, msgs []CommitMessage) ([]manifest.ManifestEntry, error) {
+	latest, err := c.meta.LatestSchema(ctx)
+	if err != nil {
+		return nil, err
+	}
+	buckets, err := latest.Bucket()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
+	var entries []manifest.ManifestEntry
+	for i := range msgs {
+		m := &msgs[i]
+		if _, err := c.pather.values(m.Partition); err != nil {
+			return nil, fmt.Errorf("%w: message %d: partition: %w", ErrInvalidCommitMessage, i, err)
+		}
+		want := int32(buckets)
+		if buckets <= 0 {
+			want = -1
+		}
+		if m.TotalBuckets != want {
+			return nil, fmt.Errorf("%w: message %d was written for %d buckets, the table now has %d",
+				ErrSchemaChanged, i, m.TotalBuckets, want)
+		}
+		if (buckets > 0 && (m.Bucket < 0 || int(m.Bucket) >= buckets)) || (buckets <= 0 && m.Bucket != 0) {
+			return nil, fmt.Errorf("%w: message %d has bucket %d", ErrInvalidCommitMessage, i, m.Bucket)
+		}
+		for _, f := range m.NewFiles {
+			if f.SchemaID != latest.ID {
+				return nil, fmt.Errorf("%w: data file %s was written with schema %d, the latest schema is %d",
+					ErrSchemaChanged, f.FileName, f.SchemaID, latest.ID)
+			}
+			entries = append(entries, manifest.ManifestEntry{
+				Kind: manifest.FileKindAdd, Partition: m.Partition, Bucket: m.Bucket,
+				TotalBuckets: m.TotalBuckets, File: f,
+			})
+		}
+	}
+	return entries, nil
+}
+
+// committedBefore reports whether the user already committed identifier.
+func (c *TableCommit) committedBefore(ctx context.Context, identifier int64) (bool, error) {
+	if identifier == BatchCommitIdentifier {
+		return false, nil
+	}
+	last, err := c.loadLastIdentifier(ctx)
+	if err != nil {
+		return false, err
+	}
+	return last != nil && identifier <= *last, nil
+}
+
+// loadLastIdentifier finds the user's newest snapshot, scanning back from
+// the latest (Java SnapshotManager.latestSnapshotOfUser), once per
+// committer; later commits keep it current.
+func (c *TableCommit) loadLastIdentifier(ctx context.Context) (*int64, error) {
+	if c.lastIdentifier != nil {
+		return c.lastIdentifier, nil
+	}
+	latest, ok, err := c.meta.LatestSnapshotID(ctx)
+	if err != nil || !ok {
+		return nil, err
+	}
+	earliest, ok, err := c.meta.EarliestSnapshotID(ctx)
+	if err != nil || !ok {
+		return nil, err
+	}
+	for id := latest; id >= earliest; id-- {
+		s, err := c.meta.ReadSnapshot(ctx, id)
+		if errors.Is(err, ErrSnapshotNotFound) {
+			break // expired while we scan
+		}
+		if err != nil {
+			return nil, err
+		}
+		if s.CommitUser == c.user {
+			v := s.CommitIdentifier
+			c.lastIdentifier = &v
+			return c.lastIdentifier, nil
+		}
+	}
+	return nil, nil
+}
+
+// commitChanges are the entries of one snapshot's delta.
+type commitChanges struct {
+	files []manifest.ManifestEntry
+	index []manifest.IndexManifestEntry // ADD or DELETE
+}
+
+type changesProvider func(ctx context.Context, latest *snapshot.Snapshot) (commitChanges, error)
+
+// overwriteProvider deletes every live file (and index file) of the
+// partitions match accepts (all when match is nil) and adds entries (Java
+// CommitScanner.readOverwriteChanges).
+func (c *TableCommit) overwriteProvider(match func([]byte) (bool, error), entries []manifest.ManifestEntry) changesProvider {
+	return func(ctx context.Context, latest *snapshot.Snapshot) (commitChanges, error) {
+		var ch commitChanges
+		if latest != nil {
+			live, err := c.liveEntries(ctx, latest, match)
+			if err != nil {
+				return ch, err
+			}
+			for _, e := range live {
+				if e.Bucket < 0 && c.t.schema.Options[optBucket] != "-2" {
+					continue // postpone buckets are only overwritten in postpone tables
+				}
+				e.Kind = manifest.FileKindDelete
+				ch.files = append(ch.files, e)
+			}
+			if latest.IndexManifest != nil {
+				idx, err := c.meta.ReadIndexManifest(ctx, *latest.IndexManifest)
+				if err != nil {
+					return ch, err
+				}
+				for _, e := range idx {
+					ok := match == nil
+					if !ok {
+						if ok, err = match(e.Partition); err != nil {
+							return ch, err
+						}
+					}
+					if ok {
+						e.Kind = manifest.FileKindDelete
+						ch.index = append(ch.index, e)
+					}
+				}
+			}
+		}
+		ch.files = append(ch.files, entries...)
+		return ch, nil
+	}
+}
+
+func (c *TableCommit) liveEntries(ctx context.Context, s *snapshot.Snapshot, match func([]byte) (bool, error)) ([]manifest.ManifestEntry, error) {
+	return liveEntries(ctx, c.meta, c.cache, s, match)
+}
+
+// attemptOutcome is how one tryCommitOnce ended.
+type attemptOutcome int
+
+const (
+	outcomePublished attemptOutcome = iota
+	outcomeLostRace                 // someone else created snapshot-<id>: nothing of ours is visible
+	outcomeUnknown                  // publishing failed in a way that may or may not have landed
+)
+
+// unknownOutcomeError wraps an error after which the commit may have been
+// published: the committer keeps its files.
+type unknownOutcomeError struct{ err error }
+
+func (e *unknownOutcomeError) Error() string { return e.err.Error() }
+func (e *unknownOutcomeError) Unwrap() error { return e.err }
+
+// tryCommit runs attempts until one publishes a snapshot, a conflict or
+// error stops it, or the retries run out (Java FileStoreCommitImpl.tryCommit).
+func (c *TableCommit) tryCommit(ctx context.Context, provide changesProvider, identifier int64, kind snapshot.CommitKind, detectConflicts bool) (*CommitResult, error) {
+	start := time.Now()
+	var uncertainSince *int64 // latest snapshot id before an attempt whose outcome is unknown
+	var lastErr error
+	for attempt := 0; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return nil, wrapUnknown(uncertainSince != nil, err)
+		}
+		latest, err := c.latestSnapshot(ctx)
+		if err != nil {
+			return nil, wrapUnknown(uncertainSince != nil, err)
+		}
+		if uncertainSince != nil && latest != nil {
+			// The previous attempt may have landed: look for it.
+			s, err := c.findCommitted(ctx, *uncertainSince+1, latest, identifier, kind)
+			if err != nil {
+				return nil, wrapUnknown(true, err)
+			}
+			if s != nil {
+				return c.succeeded(ctx, s, identifier, attempt)
+			}
+		}
+		ch, err := provide(ctx, latest)
+		if err != nil {
+			return nil, wrapUnknown(uncertainSince != nil, err)
+		}
+		snap, outcome, err := c.tryCommitOnce(ctx, latest, ch, identifier, kind, detectConflicts)
+		switch {
+		case err != nil && outcome != outcomeUnknown:
+			return nil, wrapUnknown(uncertainSince != nil, err)
+		case outcome == outcomePublished:
+			return c.succeeded(ctx, snap, identifier, attempt+1)
+		case outcome == outcomeUnknown:
+			id := int64(0)
+			if latest != nil {
+				id = latest.ID
+			}
+			uncertainSince, lastErr = &id, err
+		default:
+			lastErr = fmt.Errorf("snapshot %d was created by another writer", snap.ID)
+		}
+		if attempt >= c.cfg.maxRetries || (c.cfg.timeout > 0 && time.Since(start) > c.cfg.timeout) {
+			err := fmt.Errorf("%w: commit failed after %d attempts in %v: %w", ErrCommitConflict, attempt+1,
+				time.Since(start).Round(time.Millisecond), lastErr)
+			return nil, wrapUnknown(uncertainSince != nil, err)
+		}
+		if err := c.wait(ctx, attempt); err != nil {
+			return nil, wrapUnknown(uncertainSince != nil, err)
+		}
+	}
+}
+
+func wrapUnknown(unknown bool, err error) error {
+	if unknown {
+		return &unknownOutcomeError{fmt.Errorf("%w (an earlier attempt may have been published; its files are kept)", err)}
+	}
+	return err
+}
+
+// wait sleeps min(minWait·2^n, maxWait) plus up to 20% jitter (Java
+// RetryWaiter).
+func (c *TableCommit) wait(ctx context.Context, n int) error {
+	d := c.cfg.maxWait
+	if n < 30 && c.cfg.minWait<<n < d {
+		d = c.cfg.minWait << n
+	}
+	d += time.Duration(rand.Int64N(int64(d)/5 + 1))
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+func (c *TableCommit) succeeded(ctx context.Context, s *snapshot.Snapshot, identifier int64, attempts int) (*CommitResult, error) {
+	if identifier != BatchCommitIdentifier {
+		v := identifier
+		c.lastIdentifier = &v
+	}
+	res := &CommitResult{Snapshot: s, Attempts: attempts}
+	if !c.cfg.skipExpire && !c.cfg.writeOnly {
+		expired, err := c.expireAfterCommit(ctx)
+		res.Expired = expired
+		if err != nil {
+			return res, fmt.Errorf("paimon: snapshot %d committed, but expiring old snapshots failed: %w", s.ID, err)
+		}
+	}
+	return res, nil
+}
+
+// findCommitted looks for a snapshot in [from, latest] with this user,
+// identifier and kind.
+func (c *TableCommit) findCommitted(ctx context.Context, from int64, latest *snapshot.Snapshot, identifier int64, kind snapshot.CommitKind) (*snapshot.Snapshot, error) {
+	for id := max(from, snapshot.FirstSnapshotID); id <= latest.ID; id++ {
+		s := latest
+		if id != latest.ID {
+			var err error
+			if s, err = c.meta.ReadSnapshot(ctx, id); err != nil {
+				if errors.Is(err, ErrSnapshotNotFound) {
+					continue
+				}
+				return nil, err
+			}
+		}
+		if s.CommitUser == c.user && s.CommitIdentifier == identifier && s.CommitKind == kind {
+			return s, nil
+		}
+	}
+	return nil, nil
+}
+
+func (c *TableCommit) latestSnapshot(ctx context.Context) (*snapshot.Snapshot, error) {
+	return latestSnapshotOf(ctx, c.meta)
+}
+
+// tryCommitOnce prepares and publishes one snapshot on top of latest (Java
+// FileStoreCommitImpl.tryCommitOnce).
+func (c *TableCommit) tryCommitOnce(ctx context.Context, latest *snapshot.Snapshot, ch commitChanges, identifier int64,
+	kind snapshot.CommitKind, detectConflicts bool) (*snapshot.Snapshot, attemptOutcome, error) {
+	newID := snapshot.FirstSnapshotID
+	if latest != nil {
+		newID = latest.ID + 1
+	}
+	if latest != nil && detectConflicts {
+		if err := c.checkConflicts(ctx, latest, ch, kind); err != nil {
+			return nil, outcomeLostRace, err
+		}
+	}
+	snap, err := c.buildSnapshot(ctx, newID, latest, ch, identifier, kind)
+	if err != nil {
+		c.mw.removeWritten(context.WithoutCancel(ctx))
+		return nil, outcomeLostRace, err
+	}
+	err = fs.WriteFile(ctx, c.meta.fsys, c.meta.SnapshotPath(newID), snap.Encode(), &fs.CreateOptions{IfNotExist: true})
+	switch {
+	case err == nil:
+		c.mw.reset()
+		// The LATEST hint only speeds up readers; a failure is harmless.
+		_ = fs.WriteFile(ctx, c.meta.fsys, c.meta.branchPath(snapshotDir, latestHint), snapshot.FormatHint(newID), nil)
+		return snap, outcomePublished, nil
+	case errors.Is(err, iofs.ErrExist):
+		c.mw.removeWritten(context.WithoutCancel(ctx))
+		return snap, outcomeLostRace, nil
+	case errors.Is(err, fs.ErrUnsupported):
+		c.mw.removeWritten(context.WithoutCancel(ctx))
+		return nil, outcomeLostRace, fmt.Errorf("paimon: the file system cannot create snapshot files atomically, refusing to commit: %w", err)
+	default:
+		c.mw.reset() // may be referenced by a published snapshot
+		return snap, outcomeUnknown, fmt.Errorf("paimon: publish %s: %w", c.meta.SnapshotPath(newID), err)
+	}
+}
+
+// buildSnapshot writes the manifests of the next snapshot and returns it.
+func (c *TableCommit) buildSnapshot(ctx context.Context, id int64, latest *snapshot.Snapshot, ch commitChanges,
+	identifier int64, kind snapshot.CommitKind) (*snapshot.Snapshot, error) {
+	var before []manifest.ManifestFileMeta
+	var total int64
+	var watermark, nextRowID *int64
+	var oldIndex *string
+	if latest != nil {
+		var err error
+		if before, err = c.meta.DataManifests(ctx, latest); err != nil {
+			return nil, err
+		}
+		total, watermark, nextRowID, oldIndex = latest.TotalRecordCount, latest.Watermark, latest.NextRowID, latest.IndexManifest
+	}
+	base, err := c.mergeManifests(ctx, before)
+	if err != nil {
+		return nil, err
+	}
+	baseName, baseSize, err := c.mw.writeList(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	var delta int64
+	for i := range ch.files {
+		if ch.files[i].Kind == manifest.FileKindAdd {
+			delta += ch.files[i].File.RowCount
+		} else {
+			delta -= ch.files[i].File.RowCount
+		}
+	}
+	deltaMetas, err := c.mw.writeManifests(ctx, ch.files)
+	if err != nil {
+		return nil, err
+	}
+	deltaName, deltaSize, err := c.mw.writeList(ctx, deltaMetas)
+	if err != nil {
+		return nil, err
+	}
+	indexManifest := oldIndex
+	if len(ch.index) > 0 {
+		name, err := c.combineIndex(ctx, oldIndex, ch.index)
+		if err != nil {
+			return nil, err
+		}
+		indexManifest = name
+	}
+	sch, err := c.meta.LatestSchema(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stats, err := c.inheritStatistics(ctx, latest, sch)
+	if err != nil {
+		return nil, err
+	}
+	next := int64(0)
+	if nextRowID != nil {
+		next = *nextRowID
+	}
+	s := &snapshot.Snapshot{
+		Version:               snapshot.CurrentVersion,
+		ID:                    id,
+		SchemaID:              sch.ID,
+		BaseManifestList:      baseName,
+		BaseManifestListSize:  &baseSize,
+		DeltaManifestList:     deltaName,
+		DeltaManifestListSize: &deltaSize,
+		IndexManifest:         indexManifest,
+		CommitUser:            c.user,
+		CommitIdentifier:      identifier,
+		CommitKind:            kind,
+		TimeMillis:            c.cfg.now().UnixMilli(),
+		TotalRecordCount:      total + delta,
+		DeltaRecordCount:      delta,
+		Watermark:             watermark,
+		Statistics:            stats,
+		NextRowID:             &next,
+	}
+	if len(c.cfg.properties) > 0 {
+		s.Properties = c.cfg.properties
+	}
+	return s, nil
+}
+
+// combineIndex writes the index manifest of the next snapshot: the live
+// index files of the old one without those deleted, plus those added (Java
+// IndexManifestFile.writeIndexFiles).
+func (c *TableCommit) combineIndex(ctx context.Context, old *string, changes []manifest.IndexManifestEntry) (*string, error) {
+	var entries []manifest.IndexManifestEntry
+	if old != nil {
+		var err error
+		if entries, err = c.meta.ReadIndexManifest(ctx, *old); err != nil {
+			return nil, err
+		}
+	}
+	deleted := map[string]bool{}
+	for _, e := range changes {
+		if e.Kind == manifest.FileKindDelete {
+			deleted[e.IndexFile.FileName] = true
+		}
+	}
+	out := entries[:0]
+	for _, e := range entries {
+		if !deleted[e.IndexFile.FileName] {
+			out = append(out, e)
+		}
+	}
+	for _, e := range changes {
+		if e.Kind == manifest.FileKindAdd {
+			out = append(out, e)
+		}
+	}
+	name, err := c.mw.writeIndexManifest(ctx, out)
+	if err != nil {
+		return nil, err
+	}
+	return &name, nil
+}
+
+// inheritStatistics keeps the latest snapshot's statistics file when it
+// was computed for the current schema (Java: "Schema changed, stats will
+// not be inherited").
+func (c *TableCommit) inheritStatistics(ctx context.Context, latest *snapshot.Snapshot, sch *schema.TableSchema) (*string, error) {
+	if latest == nil || latest.Statistics == nil {
+		return nil, nil
+	}
+	b, err := fs.ReadFile(ctx, c.meta.fsys, c.meta.Path("statistics", *latest.Statistics))
+	if errors.Is(err, iofs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := snapshot.DecodeStatistics(b)
+	if err != nil || st.SchemaID != sch.ID {
+		return nil, nil //nolint:nilerr // unreadable statistics are simply not inherited
+	}
+	return latest.Statistics, nil
+}
+
+// checkConflicts verifies the delta still applies to latest (Java
+// ConflictDetection.checkConflicts): every file it deletes is live, no file
+// is added twice, and (except for overwrites) the bucket count of every
+// changed partition stays the same.
+func (c *TableCommit) checkConflicts(ctx context.Context, latest *snapshot.Snapshot, ch commitChanges, kind snapshot.CommitKind) error {
+	changed := map[string]bool{}
+	for i := range ch.files {
+		changed[string(ch.files[i].Partition)] = true
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	base, err := c.liveEntries(ctx, latest, func(p []byte) (bool, error) { return changed[string(p)], nil })
+	if err != nil {
+		return err
+	}
+	if kind != snapshot.CommitOverwrite {
+		buckets := map[string]int32{}
+		for _, list := range [][]manifest.ManifestEntry{base, ch.files} {
+			for i := range list {
+				p := string(list[i].Partition)
+				if n, ok := buckets[p]; ok && n != list[i].TotalBuckets {
+					return fmt.Errorf("%w: partition has files written for %d and for %d buckets",
+						ErrCommitConflict, n, list[i].TotalBuckets)
+				}
+				buckets[p] = list[i].TotalBuckets
+			}
+		}
+	}
+	var m manifest.Merger
+	if err := m.Add(base...); err != nil {
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	if err := m.Add(ch.files...); err != nil {
+		return fmt.Errorf("%w: %w", ErrCommitConflict, err)
+	}
+	for _, e := range m.Result() {
+		if e.Kind == manifest.FileKindDelete {
+			return fmt.Errorf("%w: file %s to delete is no longer in snapshot %d (deleted by another commit)",
+				ErrCommitConflict, e.File.FileName, latest.ID)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package paimon
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/paimon-go/paimon-go/format/manifest"
+)
+
+// ErrInvalidCommitMessage reports bytes that UnmarshalBinary cannot decode
+// as a CommitMessage, or a message that does not fit the table.
+var ErrInvalidCommitMessage = errors.New("paimon: invalid commit message")
+
+// CommitMessage is what a TableWriter hands to a TableCommit: the data files
+// it wrote into one partition and bucket (Java CommitMessageImpl with its
+// DataIncrement). Messages are serializable, so many writers in other
+// goroutines, processes or machines can feed one committer.
+type CommitMessage struct {
+	// Partition is the partition's BinaryRow in the serialized form
+	// manifests store (empty row for an unpartitioned table).
+	Partition []byte
+	// Bucket is the bucket the files belong to (0 for bucket-unaware
+	// tables).
+	Bucket int32
+	// TotalBuckets is the table's bucket count when the files were
+	// written (-1 for bucket-unaware tables).
+	TotalBuckets int32
+	// NewFiles are the data files to add, in write order.
+	NewFiles []manifest.DataFileMeta
+}
+
+// commitMessageMagic starts every serialized message; the last byte is
+// the format version.
+var commitMessageMagic = []byte("PGCM\x01")
+
+// MarshalBinary encodes the message as a versioned header followed by JSON.
+func (m CommitMessage) MarshalBinary() ([]byte, error) {
+	body, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("paimon: encode commit message: %w", err)
+	}
+	return append(append([]byte(nil), commitMessageMagic...), body...), nil
+}
+
+// UnmarshalBinary decodes what MarshalBinary produced. Bytes of another
+// version or shape fail with ErrInvalidCommitMessage.
+func (m *CommitMessage) UnmarshalBinary(b []byte) error {
+	if !bytes.HasPrefix(b, commitMessageMagic) {
+		return fmt.Errorf("%w: missing header", ErrInvalidCommitMessage)
+	}
+	var out CommitMessage
+	dec := json.NewDecoder(bytes.NewReader(b[len(commitMessageMagic):]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidCommitMessage, err)
+	}
+	*m = out
+	return nil
+}
+
+// rowCount sums the rows of the message's files.
+func (m *CommitMessage) rowCount() int64 {
+	var n int64
+	for i := range m.NewFiles {
+		n += m.NewFiles[i].RowCount
+	}
+	return n
+}

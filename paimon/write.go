@@ -1,0 +1,450 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/paimon-go/paimon-go/format/binaryrow"
+	"github.com/paimon-go/paimon-go/format/data"
+	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/format/parquet"
+	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/datafile"
+)
+
+// WriterOptions configures a TableWriter. A nil *WriterOptions means
+// defaults.
+type WriterOptions struct {
+	// Allocator allocates the buffers of batches the writer splits by
+	// partition and bucket; nil means memory.DefaultAllocator.
+	Allocator memory.Allocator
+	// Now is the clock of the data files' creation times; nil means
+	// time.Now.
+	Now func() time.Time
+}
+
+// TableWriter writes Arrow record batches into the data files of an
+// append-only table (Java TableWriteImpl over AppendFileStoreWrite): rows go
+// to the partition directory and bucket Java would choose, files roll at
+// target-file-size, and PrepareCommit hands the files over as
+// CommitMessages for a TableCommit, possibly in another process.
+//
+// Primary-key tables are refused with ErrUnsupported until a primary-key
+// writer exists: this library never writes files Java would misread.
+//
+// A TableWriter is not safe for concurrent use. Close it when done: files
+// written since the last PrepareCommit are removed.
+type TableWriter struct {
+	t           *Table
+	schema      *schema.TableSchema
+	arrowSchema *arrow.Schema
+	mem         memory.Allocator
+	now         func() time.Time
+
+	buckets      int // N > 0 for fixed buckets, -1 for bucket-unaware
+	totalBuckets int32
+	bucketFn     binaryrow.BucketFunction
+	keyIdx       []int
+	keyTypes     []schema.DataType
+	partIdx      []int
+	partTypes    []schema.DataType
+	pather       *partitionPather
+	restore      bool // fixed-bucket writers continue the bucket's sequence numbers
+
+	writers map[string]*bucketWriter
+	order   []string         // keys of writers in creation order
+	nextSeq map[string]int64 // next sequence number of each (partition, bucket)
+	seqs    map[string]int64 // restored maxima of the latest snapshot, loaded once
+	closed  bool
+}
+
+// bucketWriter is the rolling file writer of one partition and bucket.
+type bucketWriter struct {
+	partition []byte // serialized BinaryRow
+	bucket    int32
+	dir       string
+	w         *datafile.Writer
+}
+
+// NewWriter opens a writer on the table's schema. Batches given to Write
+// must have exactly the table's columns, in order, with the Arrow types of
+// ArrowSchema.
+func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
+	if opts == nil {
+		opts = &WriterOptions{}
+	}
+	ts := t.schema
+	if len(ts.PrimaryKeys) > 0 {
+		return nil, fmt.Errorf("%w: writing to primary-key table %s (only append-only tables can be written)", ErrUnsupported, t.id)
+	}
+	o := tableOptions(ts.Options)
+	if o.boolean(optRowTracking, false) || o.boolean(optDataEvolution, false) {
+		return nil, fmt.Errorf("%w: writing to tables with %s or %s", ErrUnsupported, optRowTracking, optDataEvolution)
+	}
+	buckets, err := ts.Bucket()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
+	w := &TableWriter{
+		t: t, schema: ts, mem: opts.Allocator, now: opts.Now,
+		writers: map[string]*bucketWriter{}, nextSeq: map[string]int64{},
+		restore: !o.boolean(optWriteOnly, false),
+	}
+	if w.mem == nil {
+		w.mem = memory.DefaultAllocator
+	}
+	if w.now == nil {
+		w.now = time.Now
+	}
+	switch {
+	case buckets == -1:
+		w.buckets, w.totalBuckets = -1, -1
+	case buckets > 0:
+		w.buckets, w.totalBuckets = buckets, int32(buckets)
+		if ts.Options["bucket-key"] == "" {
+			return nil, fmt.Errorf("%w: append table %s has bucket=%d but no bucket-key (Java requires one)", ErrInvalidOption, t.id, buckets)
+		}
+		if v, ok := ts.Options["bucket-function.type"]; ok {
+			if w.bucketFn, err = binaryrow.ParseBucketFunction(v); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+			}
+		}
+		for _, k := range ts.BucketKeys() {
+			i := ts.FieldIndex(k)
+			if i < 0 {
+				return nil, fmt.Errorf("%w: bucket-key %q is not a column", ErrInvalidOption, k)
+			}
+			w.keyIdx = append(w.keyIdx, i)
+			w.keyTypes = append(w.keyTypes, ts.Fields[i].Type)
+		}
+	default:
+		return nil, fmt.Errorf("%w: writing to an append table with bucket=%d", ErrUnsupported, buckets)
+	}
+	for _, k := range ts.PartitionKeys {
+		i := ts.FieldIndex(k)
+		if i < 0 {
+			return nil, fmt.Errorf("%w: partition key %q is not a column", ErrCorrupt, k)
+		}
+		w.partIdx = append(w.partIdx, i)
+		w.partTypes = append(w.partTypes, ts.Fields[i].Type)
+	}
+	if w.pather, err = newPartitionPather(ts); err != nil {
+		return nil, err
+	}
+	if w.arrowSchema, err = schema.ToArrowSchema(ts.Fields); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	// Refuse unwritable options now rather than at the first batch.
+	probe, err := datafile.NewWriter(w.fileOptions("", 0))
+	if err != nil {
+		return nil, w.optionError(err)
+	}
+	_ = probe.Abort(context.Background())
+	return w, nil
+}
+
+func (w *TableWriter) optionError(err error) error {
+	if errors.Is(err, datafile.ErrUnsupported) {
+		return fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	return fmt.Errorf("%w: %w", ErrInvalidOption, err)
+}
+
+func (w *TableWriter) fileOptions(dir string, seq int64) datafile.Options {
+	return datafile.Options{
+		FS: w.t.meta.fsys, Dir: dir, Schema: w.schema, Allocator: w.mem,
+		FirstSequence: seq, Now: w.now,
+	}
+}
+
+// ArrowSchema is the schema batches given to Write must have.
+func (w *TableWriter) ArrowSchema() *arrow.Schema { return w.arrowSchema }
+
+// Write routes the rows of rec to their partitions and buckets and writes
+// them. The batch is checked first (columns, types, NOT NULL columns); a
+// batch that does not fit fails with ErrSchemaMismatch before anything is
+// written. rec is not retained.
+func (w *TableWriter) Write(ctx context.Context, rec arrow.RecordBatch) error {
+	if w.closed {
+		return fmt.Errorf("paimon: write to a closed writer")
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := w.check(rec); err != nil {
+		return err
+	}
+	if rec.NumRows() == 0 {
+		return nil
+	}
+	// Rebind the columns to the table's schema (its field ids and names).
+	cols := rec.Columns()
+	own := array.NewRecordBatch(w.arrowSchema, cols, rec.NumRows())
+	defer own.Release()
+	if len(w.partIdx) == 0 && w.buckets < 0 {
+		bw, err := w.writer(ctx, "", manifest.EmptyRow(), nil, 0)
+		if err != nil {
+			return err
+		}
+		return bw.w.Write(ctx, own)
+	}
+	return w.route(ctx, own)
+}
+
+// check verifies the batch against the table schema.
+func (w *TableWriter) check(rec arrow.RecordBatch) error {
+	fields := w.schema.Fields
+	if int(rec.NumCols()) != len(fields) {
+		return fmt.Errorf("%w: batch has %d columns, table %s has %d", ErrSchemaMismatch, rec.NumCols(), w.t.id, len(fields))
+	}
+	for i, f := range fields {
+		got := rec.Schema().Field(i)
+		if got.Name != f.Name {
+			return fmt.Errorf("%w: column %d is %q, table column is %q", ErrSchemaMismatch, i, got.Name, f.Name)
+		}
+		want := w.arrowSchema.Field(i).Type
+		if !arrow.TypeEqual(got.Type, want) {
+			return fmt.Errorf("%w: column %q has Arrow type %s, table type %s needs %s",
+				ErrSchemaMismatch, f.Name, got.Type, f.Type.String(), want)
+		}
+		if err := checkNotNull(rec.Column(i), f.Name, f.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkNotNull refuses NULLs in NOT NULL columns and NOT NULL fields of
+// ROW columns (where the row itself is not NULL).
+func checkNotNull(arr arrow.Array, name string, t schema.DataType) error {
+	if !t.Nullable && arr.NullN() > 0 {
+		return fmt.Errorf("%w: column %q is NOT NULL but the batch has %d NULLs", ErrSchemaMismatch, name, arr.NullN())
+	}
+	st, ok := arr.(*array.Struct)
+	if !ok || t.Root != schema.Row {
+		return nil
+	}
+	for j, f := range t.Fields {
+		if f.Type.Nullable || j >= st.NumField() {
+			continue
+		}
+		child := st.Field(j)
+		for r := 0; r < st.Len(); r++ {
+			if st.IsValid(r) && child.IsNull(r) {
+				return fmt.Errorf("%w: field %q of column %q is NOT NULL but row %d has NULL", ErrSchemaMismatch, f.Name, name, r)
+			}
+		}
+	}
+	return nil
+}
+
+// route splits rec by partition and bucket.
+func (w *TableWriter) route(ctx context.Context, rec arrow.RecordBatch) error {
+	n := int(rec.NumRows())
+	type group struct {
+		key       string
+		partition []byte
+		values    []any
+		bucket    int32
+		rows      []int64
+	}
+	groups := map[string]*group{}
+	var order []*group
+	partVals := make([]any, len(w.partIdx))
+	keyVals := make([]any, len(w.keyIdx))
+	var buf []byte
+	for r := 0; r < n; r++ {
+		for j, c := range w.partIdx {
+			v, err := parquet.ArrowValue(rec.Column(c), r, w.partTypes[j])
+			if err != nil {
+				return fmt.Errorf("%w: %w", ErrSchemaMismatch, err)
+			}
+			partVals[j] = v
+		}
+		bucket := int32(0)
+		if w.buckets > 0 {
+			for j, c := range w.keyIdx {
+				v, err := parquet.ArrowValue(rec.Column(c), r, w.keyTypes[j])
+				if err != nil {
+					return fmt.Errorf("%w: %w", ErrSchemaMismatch, err)
+				}
+				keyVals[j] = v
+			}
+			b, err := binaryrow.BucketOf(w.keyTypes, keyVals, w.buckets, w.bucketFn)
+			if err != nil {
+				return fmt.Errorf("paimon: bucket of row %d: %w", r, err)
+			}
+			bucket = int32(b)
+		}
+		row, err := binaryrow.Append(buf[:0], data.Insert, w.partTypes, partVals)
+		if err != nil {
+			return fmt.Errorf("%w: partition of row %d: %w", ErrInvalidPartition, r, err)
+		}
+		buf = row
+		key := string(row) + "/" + fmt.Sprint(bucket)
+		g, ok := groups[key]
+		if !ok {
+			g = &group{key: key, partition: binaryrow.MarshalSerialized(row, len(w.partTypes)),
+				values: append([]any(nil), partVals...), bucket: bucket}
+			groups[key] = g
+			order = append(order, g)
+		}
+		g.rows = append(g.rows, int64(r))
+	}
+	// Open every writer first: a partition Java cannot name fails the
+	// whole batch before any of it is written.
+	writers := make([]*bucketWriter, len(order))
+	for i, g := range order {
+		bw, err := w.writer(ctx, g.key, g.partition, g.values, g.bucket)
+		if err != nil {
+			return err
+		}
+		writers[i] = bw
+	}
+	for i, g := range order {
+		part := rec
+		if len(order) > 1 {
+			var err error
+			if part, err = takeRows(rec, g.rows, w.mem); err != nil {
+				return fmt.Errorf("paimon: split batch by partition and bucket: %w", err)
+			}
+		} else {
+			part.Retain()
+		}
+		err := writers[i].w.Write(ctx, part)
+		part.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writer returns the writer of a partition and bucket, opening it when
+// needed.
+func (w *TableWriter) writer(ctx context.Context, key string, partition []byte, values []any, bucket int32) (*bucketWriter, error) {
+	if bw, ok := w.writers[key]; ok && bw.w != nil {
+		return bw, nil
+	}
+	bw := w.writers[key]
+	if bw == nil {
+		p, err := w.pather.path(values)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidPartition, err)
+		}
+		bw = &bucketWriter{partition: partition, bucket: bucket, dir: w.t.meta.Path(bucketDirectory(w.schema, p, bucket))}
+		w.writers[key] = bw
+		w.order = append(w.order, key)
+	}
+	seq, ok := w.nextSeq[key]
+	if !ok && w.buckets > 0 && w.restore {
+		var err error
+		if seq, err = w.restoredSequence(ctx, partition, bucket); err != nil {
+			return nil, err
+		}
+	}
+	fw, err := datafile.NewWriter(w.fileOptions(bw.dir, seq))
+	if err != nil {
+		return nil, w.optionError(err)
+	}
+	bw.w = fw
+	return bw, nil
+}
+
+// restoredSequence is the next sequence number of a fixed bucket: one past
+// the largest of its live files (Java AppendOnlyWriter restoring its
+// files); 0 for a new bucket.
+func (w *TableWriter) restoredSequence(ctx context.Context, partition []byte, bucket int32) (int64, error) {
+	if w.seqs == nil {
+		w.seqs = map[string]int64{}
+		s, err := latestSnapshotOf(ctx, w.t.meta)
+		if err != nil {
+			return 0, err
+		}
+		if s != nil {
+			live, err := liveEntries(ctx, w.t.meta, nil, s, nil)
+			if err != nil {
+				return 0, err
+			}
+			for _, e := range live {
+				k := string(e.Partition) + "/" + fmt.Sprint(e.Bucket)
+				if cur, ok := w.seqs[k]; !ok || e.File.MaxSequenceNumber > cur {
+					w.seqs[k] = e.File.MaxSequenceNumber
+				}
+			}
+		}
+	}
+	if v, ok := w.seqs[string(partition)+"/"+fmt.Sprint(bucket)]; ok {
+		return v + 1, nil
+	}
+	return 0, nil
+}
+
+// PrepareCommit finishes the open data files and returns one CommitMessage
+// per partition and bucket written since the last call. The writer stays
+// usable: later rows go to new files whose sequence numbers continue.
+func (w *TableWriter) PrepareCommit(ctx context.Context) ([]CommitMessage, error) {
+	if w.closed {
+		return nil, fmt.Errorf("paimon: prepare commit on a closed writer")
+	}
+	var msgs []CommitMessage
+	for _, key := range w.order {
+		bw := w.writers[key]
+		if bw.w == nil {
+			continue
+		}
+		files, err := bw.w.Close(ctx)
+		w.nextSeq[key] = bw.w.NextSequence()
+		if err != nil {
+			// Nothing of this call reaches a committer: remove it all.
+			_ = bw.w.Abort(context.WithoutCancel(ctx))
+			bw.w = nil
+			w.abortPrepared(ctx, msgs)
+			return nil, err
+		}
+		bw.w = nil
+		if len(files) == 0 {
+			continue
+		}
+		msgs = append(msgs, CommitMessage{Partition: bw.partition, Bucket: bw.bucket, TotalBuckets: w.totalBuckets, NewFiles: files})
+	}
+	return msgs, nil
+}
+
+func (w *TableWriter) abortPrepared(ctx context.Context, msgs []CommitMessage) {
+	for _, m := range msgs {
+		for _, key := range w.order {
+			bw := w.writers[key]
+			if bw.bucket != m.Bucket || string(bw.partition) != string(m.Partition) {
+				continue
+			}
+			for _, f := range m.NewFiles {
+				_ = w.t.meta.fsys.Remove(context.WithoutCancel(ctx), bw.dir+"/"+f.FileName)
+			}
+		}
+	}
+}
+
+// Close removes the files written since the last PrepareCommit and
+// releases the writer. Files handed out by PrepareCommit are the
+// committer's: commit them or pass them to TableCommit.Abort.
+func (w *TableWriter) Close(ctx context.Context) error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	var errs []error
+	for _, key := range w.order {
+		if bw := w.writers[key]; bw.w != nil {
+			errs = append(errs, bw.w.Abort(ctx))
+			bw.w = nil
+		}
+	}
+	return errors.Join(errs...)
+}
