@@ -1,4 +1,6 @@
-// Package avrofile reads Paimon Avro data files into Arrow record batches.
+// Package avrofile reads Paimon Avro data files into Arrow record batches and
+// writes Arrow record batches as Paimon Avro data files (NewWriter: the
+// schema, codec names and block cutting of Java's AvroBulkWriter).
 //
 // Paimon writes Avro data files as object container files whose schema Java's
 // AvroSchemaConverter derives from the table's row type; this package reads

@@ -44,7 +44,10 @@
 // Paimon's compression option names to these). Blocks are cut at 64000
 // uncompressed bytes like Java's DataFileWriter. The null codec leaves the
 // optional avro.codec header key out, which the Avro specification, Java and
-// fastavro all read as null.
+// fastavro all read as null. [BlockWriter] writes a container from blocks
+// the caller has already encoded (the Avro data-file writer of
+// format/avrofile), naming the codec in the header even when it is null, as
+// Java's DataFileWriter does.
 //
 // # Errors
 //

@@ -1,0 +1,222 @@
+package filesystem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/paimon-go/paimon-go/catalog"
+	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/paimon"
+)
+
+var _ catalog.DDL = (*Catalog)(nil)
+
+// Table options the catalog itself interprets when creating a table (Java
+// CoreOptions.PATH, TYPE and CatalogOptions' AUTO_CREATE).
+const (
+	optionPath       = "path"
+	optionType       = "type"
+	optionAutoCreate = "auto-create"
+)
+
+// CreateDatabase creates the directory <warehouse>/<name>.db, which is all
+// a database is to Java's FileSystemCatalog (it keeps no properties). On an
+// object store, which has no empty directories, the database only becomes
+// visible once a table is created in it.
+func (c *Catalog) CreateDatabase(ctx context.Context, name string, ignoreIfExists bool) error {
+	if err := checkDatabaseName(name); err != nil {
+		return err
+	}
+	err := c.checkDatabase(ctx, name)
+	switch {
+	case err == nil:
+		if ignoreIfExists {
+			return nil
+		}
+		return fmt.Errorf("%w: %s", catalog.ErrDatabaseExists, name)
+	case !errors.Is(err, catalog.ErrDatabaseNotFound):
+		return err
+	}
+	if err := fs.MkdirAll(ctx, c.fsys, c.DatabasePath(name)); err != nil {
+		return fmt.Errorf("filesystem catalog: create database %s: %w", name, err)
+	}
+	return nil
+}
+
+// DropDatabase removes the database directory with everything below it.
+// Without cascade a database that holds a table (a directory with a schema
+// file) is refused with catalog.ErrDatabaseNotEmpty.
+func (c *Catalog) DropDatabase(ctx context.Context, name string, ignoreIfNotExists, cascade bool) error {
+	if err := checkDatabaseName(name); err != nil {
+		return err
+	}
+	if err := c.checkDatabase(ctx, name); err != nil {
+		if ignoreIfNotExists && errors.Is(err, catalog.ErrDatabaseNotFound) {
+			return nil
+		}
+		return err
+	}
+	if !cascade {
+		for id, err := range c.ListTables(ctx, name) {
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("%w: %s holds table %s", catalog.ErrDatabaseNotEmpty, name, id.Table)
+		}
+	}
+	if err := fs.RemoveAll(ctx, c.fsys, c.DatabasePath(name)); err != nil {
+		return fmt.Errorf("filesystem catalog: drop database %s: %w", name, err)
+	}
+	return nil
+}
+
+// CreateTable writes schema-0 of a new table in <database>.db/<table> (see
+// paimon.CreateTable), after the checks of Java's AbstractCatalog: no
+// branch, no system table, no "path" option, auto-create not set, and only
+// ordinary tables (type "table" or "materialized-table"; format and object
+// tables are not supported here).
+func (c *Catalog) CreateTable(ctx context.Context, id paimon.Identifier, s *paimon.Schema, ignoreIfExists bool) error {
+	id, err := ddlIdentifier(id, false)
+	if err != nil {
+		return err
+	}
+	if s == nil {
+		return fmt.Errorf("filesystem catalog: create table %s: %w: nil schema", id, paimon.ErrInvalidSchema)
+	}
+	if err := checkCreateOptions(s.Options); err != nil {
+		return fmt.Errorf("filesystem catalog: create table %s: %w", id, err)
+	}
+	if err := c.checkDatabase(ctx, id.Database); err != nil {
+		return err
+	}
+	path := c.TablePath(id)
+	exists, err := c.isTable(ctx, path)
+	if err != nil {
+		return fmt.Errorf("filesystem catalog: table %s: %w", id, err)
+	}
+	if !exists {
+		_, err = paimon.CreateTable(ctx, c.fsys, path, s)
+		exists = errors.Is(err, paimon.ErrTableExists)
+	}
+	switch {
+	case exists && ignoreIfExists:
+		return nil
+	case exists:
+		return fmt.Errorf("%w: %s", catalog.ErrTableExists, id)
+	case err != nil:
+		return fmt.Errorf("filesystem catalog: create table %s: %w", id, err)
+	}
+	return nil
+}
+
+// checkCreateOptions mirrors Java CatalogUtils.validateCreateTable and
+// AbstractCatalog.validateCustomTablePath for a filesystem catalog.
+func checkCreateOptions(opts map[string]string) error {
+	if v, ok := opts[optionAutoCreate]; ok && !strings.EqualFold(v, "false") {
+		return fmt.Errorf("%w: the value of the %s option should be false", paimon.ErrInvalidSchema, optionAutoCreate)
+	}
+	if _, ok := opts[optionPath]; ok {
+		return fmt.Errorf("%w: the filesystem catalog does not support specifying the table path", paimon.ErrUnsupported)
+	}
+	switch t := strings.ToLower(opts[optionType]); t {
+	case "", "table", "materialized-table":
+	case "format-table", "object-table", "lance-table":
+		return fmt.Errorf("%w: creating a table of type %s", paimon.ErrUnsupported, t)
+	default:
+		return fmt.Errorf("%w: option %s=%q: unknown table type", paimon.ErrInvalidSchema, optionType, opts[optionType])
+	}
+	return nil
+}
+
+// DropTable removes the table directory with all its files and branches.
+// Data files written to external paths (data-file.external-paths) are not
+// removed.
+func (c *Catalog) DropTable(ctx context.Context, id paimon.Identifier, ignoreIfNotExists bool) error {
+	id, err := ddlIdentifier(id, false)
+	if err != nil {
+		return err
+	}
+	if err := fs.CheckDir("stat", c.warehouse); err != nil {
+		return fmt.Errorf("filesystem catalog: warehouse: %w", err)
+	}
+	path := c.TablePath(id)
+	exists, err := c.isTable(ctx, path)
+	if err != nil {
+		return fmt.Errorf("filesystem catalog: table %s: %w", id, err)
+	}
+	if !exists {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return fmt.Errorf("%w: %s", catalog.ErrTableNotFound, id)
+	}
+	if err := fs.RemoveAll(ctx, c.fsys, path); err != nil {
+		return fmt.Errorf("filesystem catalog: drop table %s: %w", id, err)
+	}
+	return nil
+}
+
+// AlterTable applies changes to the table's latest schema on id.Branch (see
+// paimon.CommitSchemaChanges).
+func (c *Catalog) AlterTable(ctx context.Context, id paimon.Identifier, changes []paimon.SchemaChange, ignoreIfNotExists bool) error {
+	id, err := ddlIdentifier(id, true)
+	if err != nil {
+		return err
+	}
+	if err := fs.CheckDir("stat", c.warehouse); err != nil {
+		return fmt.Errorf("filesystem catalog: warehouse: %w", err)
+	}
+	meta := paimon.NewTableMeta(c.fsys, c.TablePath(id)).WithBranch(id.Branch)
+	ids, err := meta.SchemaIDs(ctx)
+	if err != nil {
+		return fmt.Errorf("filesystem catalog: table %s: %w", id, err)
+	}
+	if len(ids) > 0 {
+		_, err = paimon.CommitSchemaChanges(ctx, meta, changes)
+	}
+	switch {
+	case len(ids) == 0 || errors.Is(err, paimon.ErrTableNotFound):
+		if ignoreIfNotExists {
+			return nil
+		}
+		return fmt.Errorf("%w: %s", catalog.ErrTableNotFound, id)
+	case err != nil:
+		return fmt.Errorf("filesystem catalog: alter table %s: %w", id, err)
+	}
+	return nil
+}
+
+// checkDatabaseName refuses names that are not a single directory name and
+// the system database (Java CatalogUtils.checkNotSystemDatabase).
+func checkDatabaseName(name string) error {
+	if err := checkName(name); err != nil {
+		return fmt.Errorf("filesystem catalog: database %q: %w", name, err)
+	}
+	if name == catalog.SystemDatabase {
+		return fmt.Errorf("filesystem catalog: %w: %q is the system database", catalog.ErrInvalidIdentifier, name)
+	}
+	return nil
+}
+
+// ddlIdentifier validates id for a DDL operation: names checked as for
+// LoadTable, the system database and system tables refused, and a branch
+// only where the operation allows one (Java checkNotSystemTable,
+// checkNotBranch).
+func ddlIdentifier(id paimon.Identifier, allowBranch bool) (paimon.Identifier, error) {
+	if err := checkDatabaseName(id.Database); err != nil {
+		return id, err
+	}
+	n, err := normalize(id)
+	if errors.Is(err, paimon.ErrUnsupported) {
+		return id, fmt.Errorf("filesystem catalog: %w: %s.%s is a system table", catalog.ErrInvalidIdentifier, id.Database, id.Table)
+	}
+	if err != nil {
+		return id, err
+	}
+	if n.Branch != "" && !allowBranch {
+		return id, fmt.Errorf("filesystem catalog: %w: %s names a branch, not a table", catalog.ErrInvalidIdentifier, n)
+	}
+	return n, nil
+}
