@@ -259,7 +259,19 @@ func (w *TableWriter) route(ctx context.Context, rec arrow.RecordBatch) error {
 	partVals := make([]any, len(w.partIdx))
 	keyVals := make([]any, len(w.keyIdx))
 	var buf []byte
-	for r := 0; r < n; r++ {
+	// The common case of an ingester: one partition per batch and no
+	// fixed buckets. Look at the first row only.
+	rows := n
+	if w.buckets < 0 {
+		constant := true
+		for _, c := range w.partIdx {
+			constant = constant && constantColumn(rec.Column(c))
+		}
+		if constant {
+			rows = 1
+		}
+	}
+	for r := 0; r < rows; r++ {
 		for j, c := range w.partIdx {
 			v, err := parquet.ArrowValue(rec.Column(c), r, w.partTypes[j])
 			if err != nil {
@@ -296,6 +308,9 @@ func (w *TableWriter) route(ctx context.Context, rec arrow.RecordBatch) error {
 			order = append(order, g)
 		}
 		g.rows = append(g.rows, int64(r))
+	}
+	if rows < n {
+		order[0].rows = nil // the whole batch
 	}
 	// Open every writer first: a partition Java cannot name fails the
 	// whole batch before any of it is written.

@@ -94,8 +94,9 @@ func BenchmarkWrite10M(b *testing.B) {
 // with no Paimon logic: the limit of BenchmarkWrite10M.
 func BenchmarkRawParquetWrite10M(b *testing.B) {
 	recs := writeBenchBatches()
+	// The writer settings internal/datafile uses for Paimon data files.
 	props := pq.NewWriterProperties(pq.WithCompression(compress.Codecs.Zstd), pq.WithCompressionLevel(1),
-		pq.WithAllocator(memory.DefaultAllocator))
+		pq.WithAllocator(memory.DefaultAllocator), pq.WithStoreDecimalAsInteger(true), pq.WithRootName("paimon_schema"))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -63,6 +63,15 @@ func (p *parquetWriter) write(rec arrow.RecordBatch) error {
 	return nil
 }
 
+// blockRoom is how many more bytes the current row group takes before it
+// is cut at parquet.block.size.
+func (p *parquetWriter) blockRoom() int64 {
+	if p.blockSize <= 0 {
+		return 1 << 62
+	}
+	return p.blockSize - p.fw.RowGroupTotalBytesWritten()
+}
+
 // buffered is the current row group: in buffered mode pqarrow keeps its
 // compressed pages in memory until the row group closes.
 func (p *parquetWriter) buffered() int64 { return p.fw.RowGroupTotalBytesWritten() }

@@ -161,7 +161,7 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
 	// rollCheckRows, the only points where Java checks the file size.
 	n := r.NumRows()
 	for off := int64(0); off < n; {
-		end := min(n, off+rollCheckRows-w.written()%rollCheckRows)
+		end := min(n, off+w.span())
 		chunk := r
 		if off > 0 || end < n {
 			chunk = r.NewSlice(off, end)
@@ -176,6 +176,34 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
 		off = end
 	}
 	return nil
+}
+
+// span is how many rows the next write may take: up to the next roll check
+// point, or past as many check points as the current file surely stays
+// below the target size over (estimated from its bytes per row so far,
+// with a factor 2 of margin). Writing large slices matters: every pqarrow
+// write call has a fixed cost (level buffers are allocated and cleared).
+func (w *Writer) span() int64 {
+	next := rollCheckRows - w.written()%rollCheckRows
+	if w.cur == nil || w.cur.rows == 0 {
+		return next
+	}
+	// Pages are buffered up to about 1 MiB per column before they count,
+	// so a smaller size says nothing about the bytes per row yet.
+	size := w.cur.size()
+	if size >= w.target || size < 1<<20 {
+		return next
+	}
+	room := w.target - size
+	if b, ok := w.cur.body.(interface{ blockRoom() int64 }); ok {
+		room = min(room, b.blockRoom()) // row groups are cut between writes too
+	}
+	perRow := max(1, size/w.cur.rows)
+	safe := room / perRow / 2
+	if safe <= next {
+		return next
+	}
+	return next + (safe-next)/rollCheckRows*rollCheckRows
 }
 
 // written is the number of rows written so far.
