@@ -74,6 +74,10 @@ type CommitResult struct {
 	AlreadyCommitted bool
 	// Expired lists the snapshots the post-commit expiration removed.
 	Expired []int64
+	// ExpireErr is why that expiration failed, if it did. The commit
+	// itself succeeded; a later commit or an explicit ExpireSnapshots
+	// finishes the job.
+	ExpireErr error
 }
 
 // commitConfig is CommitOptions resolved against the table options.
@@ -624,7 +628,7 @@ func (c *TableCommit) succeeded(ctx context.Context, s *snapshot.Snapshot, ident
 		expired, err := c.expireAfterCommit(ctx)
 		res.Expired = expired
 		if err != nil {
-			return res, fmt.Errorf("paimon: snapshot %d committed, but expiring old snapshots failed: %w", s.ID, err)
+			res.ExpireErr = fmt.Errorf("paimon: snapshot %d committed, but expiring old snapshots failed: %w", s.ID, err)
 		}
 	}
 	return res, nil

@@ -670,3 +670,34 @@ func TestCommitLostRaceCleansUp(t *testing.T) {
 		t.Fatal("unexpected")
 	}
 }
+
+func TestCommitExpiresSnapshots(t *testing.T) {
+	ctx := context.Background()
+	tbl, fsys := newWriteTable(t, true, map[string]string{
+		"snapshot.num-retained.min": "3", "snapshot.num-retained.max": "3",
+	})
+	c := newCommit(t, tbl, "")
+	var all [][]any
+	var expired []int64
+	for i := 0; i < 8; i++ {
+		rows := rowsOf(i*5, i*5+5, 2)
+		all = append(all, rows...)
+		res := write(t, tbl, c, int64(i+1), rows, 5)
+		require.NoError(t, res.ExpireErr)
+		expired = append(expired, res.Expired...)
+	}
+	require.Equal(t, []int64{1, 2, 3, 4, 5}, expired)
+	ids, err := tbl.Meta().SnapshotIDs(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []int64{6, 7, 8}, ids)
+	require.Equal(t, render(t, all), dump(t, reopen(t, fsys)))
+
+	// write-only tables leave expiration to a separate job.
+	tbl2, _ := newWriteTable(t, false, map[string]string{
+		"snapshot.num-retained.min": "1", "snapshot.num-retained.max": "1", "write-only": "true",
+	})
+	c2 := newCommit(t, tbl2, "")
+	for i := 0; i < 3; i++ {
+		require.Empty(t, write(t, tbl2, c2, int64(i+1), rowsOf(i, i+1, 1), 1).Expired)
+	}
+}
