@@ -1,5 +1,7 @@
 // Package paimon is the table core of paimon-go: it locates and decodes a
-// table's files, plans scans and reads them into Arrow record batches.
+// table's files, plans scans and reads them into Arrow record batches,
+// creates and alters tables, writes append-only tables and commits
+// snapshots, and expires old snapshots.
 //
 // # Scanning
 //
@@ -47,6 +49,47 @@
 // them for the audit log, WithAuditLog) and hands the merged rows to the
 // filter and the projection. Files are pruned by key statistics only.
 //
+// # Creating and altering tables
+//
+// CreateTable writes schema/schema-0 of a new table from a Schema (built with
+// NewSchemaBuilder or parsed from Paimon's schema JSON by ParseSchemaJSON),
+// validated as Java's SchemaValidation does; AlterTable applies
+// SchemaChanges by writing the next schema file, refusing what Java's
+// SchemaManager refuses. Both files are byte-identical to Java's (apart from
+// the time) and are created only if absent, so concurrent DDL never
+// overwrites. Catalogs expose the same through catalog.DDL.
+//
+// # Writing and committing
+//
+// Writes are split, as in Java, between writers that produce data files and
+// a committer that publishes them:
+//
+//	w, _ := tbl.NewWriter(nil)             // append-only tables; primary keys: ErrUnsupported
+//	defer w.Close(ctx)                     // removes files not handed to a committer
+//	_ = w.Write(ctx, rec)                  // columns and types of w.ArrowSchema()
+//	msgs, _ := w.PrepareCommit(ctx)        // []CommitMessage, serializable
+//	c, _ := tbl.NewCommit(&paimon.CommitOptions{User: "ingester-1"})
+//	res, err := c.Commit(ctx, checkpointID, msgs)
+//
+// TableWriter routes each row to the partition directory and bucket Java
+// would choose (same partition names and escaping, same bucket hash) and
+// writes Parquet or Avro files rolled at target-file-size, with the value
+// statistics Java writes (internal/datafile), so Java prunes our files
+// correctly. TableCommit mirrors FileStoreCommitImpl: it writes the delta
+// manifests and a manifest list, merges the previous manifests
+// (ManifestFileMerger), and creates snapshot-<id> only if it does not exist
+// (fs create-if-absent; never a check followed by a rename). A lost race
+// re-reads the latest snapshot and retries with backoff up to
+// commit.max-retries; files of attempts that were not published are
+// removed. A commit identifier is committed at most once per commit user,
+// so an ingester that restarts after a crash can re-commit safely
+// (FilterCommitted lists what is still missing). Overwrite (static,
+// dynamic and whole-table), DropPartitions and Truncate produce OVERWRITE
+// snapshots with conflict detection. After a commit, snapshots are expired
+// per snapshot.num-retained.* and snapshot.time-retained unless the table
+// is write-only; ExpireSnapshots runs it explicitly and never deletes a file
+// a retained snapshot, a tag or a branch still references.
+//
 // # Table metadata
 //
 // TableMeta reads the metadata files of one table directory — schemas,
@@ -60,7 +103,10 @@
 // ErrCorrupt; a missing file is an *io/fs.PathError wrapping
 // io/fs.ErrNotExist, or one of the Err*NotFound sentinels where the caller
 // asked by id or name (ErrSnapshotNotFound, ErrTagNotFound,
-// ErrSchemaNotFound). Scan options that contradict each other wrap
+// ErrSchemaNotFound). Writes and commits use ErrSchemaMismatch (a batch that
+// does not fit the table), ErrSchemaChanged (the table was altered since the
+// files were written), ErrCommitConflict, ErrInvalidPartition,
+// ErrInvalidOption and ErrUnsupported. Scan options that contradict each other wrap
 // ErrInvalidScan, unknown projected columns ErrColumnNotFound, and filter
 // problems the predicate package's ErrUnknownField and ErrTypeMismatch.
 package paimon
