@@ -26,7 +26,8 @@ var durationUnits = map[string]time.Duration{
 // ParseDuration parses a duration table option the way Java Paimon's
 // TimeUtils.parseDuration does: a non-negative integer followed by an
 // optional unit ("10 s", "1h", "30 min", "500"; no unit means
-// milliseconds). Durations beyond time.Duration's range saturate.
+// milliseconds). Durations beyond time.Duration's range (about 292
+// years) are refused.
 func ParseDuration(s string) (time.Duration, error) {
 	t := strings.TrimSpace(s)
 	i := 0
@@ -49,7 +50,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		}
 	}
 	if n > math.MaxInt64/int64(d) {
-		return time.Duration(math.MaxInt64), nil
+		return 0, fmt.Errorf("%w: duration %q overflows", ErrInvalidOption, s)
 	}
 	return time.Duration(n) * d, nil
 }
