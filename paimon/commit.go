@@ -207,14 +207,9 @@ func (c *TableCommit) User() string { return c.user }
 // fails with ErrCommitConflict. On every failure where the commit is known
 // not to have landed, the messages' data files are removed.
 func (c *TableCommit) Commit(ctx context.Context, identifier int64, msgs []CommitMessage) (*CommitResult, error) {
-	entries, err := c.prepare(ctx, msgs)
-	if err != nil {
-		return nil, c.failed(ctx, msgs, err)
-	}
-	if done, err := c.committedBefore(ctx, identifier); err != nil {
-		return nil, err
-	} else if done {
-		return &CommitResult{AlreadyCommitted: true}, c.Abort(ctx, msgs)
+	entries, done, err := c.begin(ctx, identifier, msgs)
+	if err != nil || done != nil {
+		return done, err
 	}
 	if len(entries) == 0 && !c.cfg.commitEmpty {
 		return &CommitResult{}, nil
@@ -241,14 +236,9 @@ func (c *TableCommit) Commit(ctx context.Context, identifier int64, msgs []Commi
 //     and others are kept; with no new files nothing happens;
 //   - otherwise the whole table is replaced.
 func (c *TableCommit) Overwrite(ctx context.Context, identifier int64, partition map[string]string, msgs []CommitMessage) (*CommitResult, error) {
-	entries, err := c.prepare(ctx, msgs)
-	if err != nil {
-		return nil, c.failed(ctx, msgs, err)
-	}
-	if done, err := c.committedBefore(ctx, identifier); err != nil {
-		return nil, err
-	} else if done {
-		return &CommitResult{AlreadyCommitted: true}, c.Abort(ctx, msgs)
+	entries, done, err := c.begin(ctx, identifier, msgs)
+	if err != nil || done != nil {
+		return done, err
 	}
 	var match func([]byte) (bool, error)
 	switch {
@@ -381,6 +371,24 @@ func (c *TableCommit) bucketDir(partition []byte, bucket int32) (string, error) 
 		return "", err
 	}
 	return bucketDirectory(c.t.schema, p, bucket), nil
+}
+
+// begin checks the messages and the identifier: it returns the entries to
+// commit, or a result when the identifier was committed before (after
+// removing the messages' files), or an error (after removing them too).
+func (c *TableCommit) begin(ctx context.Context, identifier int64, msgs []CommitMessage) ([]manifest.ManifestEntry, *CommitResult, error) {
+	entries, err := c.prepare(ctx, msgs)
+	if err != nil {
+		return nil, nil, c.failed(ctx, msgs, err)
+	}
+	done, err := c.committedBefore(ctx, identifier)
+	if err != nil {
+		return nil, nil, err
+	}
+	if done {
+		return nil, &CommitResult{AlreadyCommitted: true}, c.Abort(ctx, msgs)
+	}
+	return entries, nil, nil
 }
 
 // prepare checks the messages against the table and turns them into ADD

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/evolution"
 )
 
 // Option keys and values SchemaValidation reads (Java CoreOptions).
@@ -838,55 +839,26 @@ func (t *tableRules) checkPkClusteringOverride() error {
 // DataTypeCasts.supportsCast allows it and CastExecutors.resolve finds a
 // cast rule; both are modelled here.
 
-// typeFamily is Java's DataTypeFamily, in declaration order.
-type typeFamily int
+// typeFamily is Java's DataTypeFamily (format/schema).
+type typeFamily = schema.TypeFamily
 
 const (
-	famPredefined typeFamily = iota
-	famConstructed
-	famCharacterString
-	famBinaryString
-	famNumeric
-	famIntegerNumeric
-	famExactNumeric
-	famApproximateNumeric
-	famDatetime
-	famTime
-	famTimestamp
-	famCollection
-	famExtension
+	famPredefined         = schema.FamilyPredefined
+	famConstructed        = schema.FamilyConstructed
+	famCharacterString    = schema.FamilyCharacterString
+	famBinaryString       = schema.FamilyBinaryString
+	famNumeric            = schema.FamilyNumeric
+	famIntegerNumeric     = schema.FamilyIntegerNumeric
+	famExactNumeric       = schema.FamilyExactNumeric
+	famApproximateNumeric = schema.FamilyApproximateNumeric
+	famDatetime           = schema.FamilyDatetime
+	famTime               = schema.FamilyTime
+	famTimestamp          = schema.FamilyTimestamp
+	famCollection         = schema.FamilyCollection
+	famExtension          = schema.FamilyExtension
 )
 
-// families lists the families of each root, in Java's EnumSet order.
-func typeFamiliesOf(r schema.TypeRoot) []typeFamily {
-	switch r {
-	case schema.Char, schema.VarChar:
-		return []typeFamily{famPredefined, famCharacterString}
-	case schema.Binary, schema.VarBinary:
-		return []typeFamily{famPredefined, famBinaryString}
-	case schema.Decimal:
-		return []typeFamily{famPredefined, famNumeric, famExactNumeric}
-	case schema.TinyInt, schema.SmallInt, schema.Int, schema.BigInt:
-		return []typeFamily{famPredefined, famNumeric, famIntegerNumeric, famExactNumeric}
-	case schema.Float, schema.Double:
-		return []typeFamily{famPredefined, famNumeric, famApproximateNumeric}
-	case schema.Date:
-		return []typeFamily{famPredefined, famDatetime}
-	case schema.Time:
-		return []typeFamily{famPredefined, famDatetime, famTime}
-	case schema.Timestamp:
-		return []typeFamily{famPredefined, famDatetime, famTimestamp}
-	case schema.TimestampLTZ:
-		return []typeFamily{famPredefined, famDatetime, famTimestamp, famExtension}
-	case schema.Array, schema.Vector, schema.Multiset:
-		return []typeFamily{famConstructed, famCollection}
-	case schema.Map:
-		return []typeFamily{famConstructed, famExtension}
-	case schema.Row:
-		return []typeFamily{famConstructed}
-	}
-	return []typeFamily{famPredefined} // BOOLEAN, VARIANT, BLOB
-}
+func typeFamiliesOf(r schema.TypeRoot) []typeFamily { return r.Families() }
 
 // allRoots are the type roots, for expanding families into roots.
 var allRoots = []schema.TypeRoot{schema.Char, schema.VarChar, schema.Boolean, schema.Binary, schema.VarBinary,
@@ -956,111 +928,7 @@ func supportsCast(source, target schema.DataType, allowExplicit bool) bool {
 	return rule.implicit[source.Root] || (allowExplicit && rule.explicit[source.Root])
 }
 
-// castKey is a key of Java CastExecutors' rule table: an exact type (only
-// STRING is used), a root or a family.
-type castKey struct {
-	kind   byte // 's' exact STRING, 'r' root, 'f' family
-	root   schema.TypeRoot
-	family typeFamily
-}
-
-func rootKey(r schema.TypeRoot) castKey { return castKey{kind: 'r', root: r} }
-func famKey(f typeFamily) castKey       { return castKey{kind: 'f', family: f} }
-
-var stringKey = castKey{kind: 's'}
-
-// castExec is one Java CastRule: the inputs and targets it is registered
-// for, and whether its create returns an executor for a pair.
-type castExec struct {
-	inputs, targets []castKey
-	creates         func(source schema.DataType) bool
-}
-
-// castTable maps target key, then input key, to Java CastExecutors' rules,
-// registered in Java's order (a later rule replaces an earlier one for the
-// same keys).
-var castTable = func() map[castKey]map[castKey]*castExec {
-	ts := []castKey{rootKey(schema.Timestamp), rootKey(schema.TimestampLTZ)}
-	primitive := []castKey{famKey(famIntegerNumeric), famKey(famApproximateNumeric)}
-	str := []castKey{famKey(famCharacterString)}
-	rules := []castExec{
-		{inputs: []castKey{rootKey(schema.Decimal)}, targets: []castKey{rootKey(schema.Decimal)}},
-		{inputs: primitive, targets: []castKey{rootKey(schema.Decimal)}},
-		{inputs: []castKey{rootKey(schema.Decimal)}, targets: primitive},
-		{inputs: primitive, targets: primitive},
-		{inputs: []castKey{famKey(famNumeric)}, targets: ts, creates: func(s schema.DataType) bool {
-			return s.Root == schema.Int || s.Root == schema.BigInt
-		}},
-		{inputs: []castKey{rootKey(schema.Boolean)}, targets: []castKey{famKey(famNumeric)}},
-		{inputs: []castKey{famKey(famIntegerNumeric)}, targets: []castKey{rootKey(schema.Boolean)}},
-		{inputs: []castKey{famKey(famNumeric)}, targets: str},
-		{inputs: []castKey{rootKey(schema.Boolean)}, targets: str},
-		{inputs: []castKey{famKey(famTimestamp)}, targets: []castKey{stringKey}},
-		{inputs: []castKey{rootKey(schema.Time)}, targets: []castKey{stringKey}},
-		{inputs: []castKey{rootKey(schema.Date)}, targets: []castKey{stringKey}},
-		{inputs: str, targets: str},
-		{inputs: []castKey{rootKey(schema.Array)}, targets: str},
-		{inputs: []castKey{rootKey(schema.Map)}, targets: str},
-		{inputs: []castKey{rootKey(schema.Row)}, targets: str},
-		{inputs: str, targets: []castKey{rootKey(schema.Boolean)}},
-		{inputs: str, targets: []castKey{rootKey(schema.Decimal)}},
-		{inputs: str, targets: primitive},
-		{inputs: str, targets: []castKey{rootKey(schema.Date)}},
-		{inputs: str, targets: []castKey{rootKey(schema.Time)}},
-		{inputs: str, targets: []castKey{famKey(famTimestamp)}},
-		{inputs: str, targets: []castKey{famKey(famBinaryString)}},
-		{inputs: str, targets: []castKey{rootKey(schema.Array)}},
-		{inputs: str, targets: []castKey{rootKey(schema.Map)}},
-		{inputs: str, targets: []castKey{rootKey(schema.Row)}},
-		{inputs: ts, targets: ts},
-		{inputs: ts, targets: []castKey{rootKey(schema.Date)}},
-		{inputs: ts, targets: []castKey{rootKey(schema.Time)}},
-		{inputs: []castKey{rootKey(schema.Date)}, targets: ts},
-		{inputs: []castKey{rootKey(schema.Time)}, targets: ts},
-		{inputs: ts, targets: []castKey{rootKey(schema.BigInt), rootKey(schema.Int)}},
-		{inputs: []castKey{famKey(famBinaryString)}, targets: []castKey{famKey(famBinaryString)}},
-		{inputs: []castKey{famKey(famBinaryString)}, targets: str},
-	}
-	table := map[castKey]map[castKey]*castExec{}
-	for i := range rules {
-		for _, tk := range rules[i].targets {
-			if table[tk] == nil {
-				table[tk] = map[castKey]*castExec{}
-			}
-			for _, ik := range rules[i].inputs {
-				table[tk][ik] = &rules[i]
-			}
-		}
-	}
-	return table
-}()
-
-// castExecutorExists is Java CastExecutors.resolve(source, target) != null:
-// the first rule found by target (exact type, root, families) then input
-// (root, families) decides.
+// castExecutorExists is Java CastExecutors.resolve(source, target) != null.
 func castExecutorExists(source, target schema.DataType) bool {
-	var targetKeys []castKey
-	if target.Equal(schema.StringType()) {
-		targetKeys = append(targetKeys, stringKey)
-	}
-	targetKeys = append(targetKeys, rootKey(target.Root))
-	for _, f := range typeFamiliesOf(target.Root) {
-		targetKeys = append(targetKeys, famKey(f))
-	}
-	inputKeys := []castKey{rootKey(source.Root)}
-	for _, f := range typeFamiliesOf(source.Root) {
-		inputKeys = append(inputKeys, famKey(f))
-	}
-	for _, tk := range targetKeys {
-		byInput := castTable[tk]
-		if byInput == nil {
-			continue
-		}
-		for _, ik := range inputKeys {
-			if rule := byInput[ik]; rule != nil {
-				return rule.creates == nil || rule.creates(source)
-			}
-		}
-	}
-	return false
+	return evolution.CastExists(source, target)
 }

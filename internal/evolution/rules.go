@@ -23,59 +23,27 @@ type env struct {
 	loc *time.Location // TimeZone.getDefault()
 }
 
-// family is Java's DataTypeFamily; the constant order is the enum order,
-// which is the order resolve tries an input's or target's families in.
-type family int
+// family is Java's DataTypeFamily (format/schema).
+type family = schema.TypeFamily
 
+// The families, under the short names the rule table uses.
 const (
-	famPredefined family = iota
-	famConstructed
-	famCharacterString
-	famBinaryString
-	famNumeric
-	famIntegerNumeric
-	famExactNumeric
-	famApproximateNumeric
-	famDatetime
-	famTime
-	famTimestamp
-	famCollection
-	famExtension
+	famPredefined         = schema.FamilyPredefined
+	famConstructed        = schema.FamilyConstructed
+	famCharacterString    = schema.FamilyCharacterString
+	famBinaryString       = schema.FamilyBinaryString
+	famNumeric            = schema.FamilyNumeric
+	famIntegerNumeric     = schema.FamilyIntegerNumeric
+	famExactNumeric       = schema.FamilyExactNumeric
+	famApproximateNumeric = schema.FamilyApproximateNumeric
+	famDatetime           = schema.FamilyDatetime
+	famTime               = schema.FamilyTime
+	famTimestamp          = schema.FamilyTimestamp
+	famCollection         = schema.FamilyCollection
+	famExtension          = schema.FamilyExtension
 )
 
-// families returns the families of a root, in enum order (Java
-// DataTypeRoot.getFamilies, an EnumSet).
-func families(r schema.TypeRoot) []family {
-	switch r {
-	case schema.Char, schema.VarChar:
-		return []family{famPredefined, famCharacterString}
-	case schema.Boolean, schema.Variant, schema.Blob:
-		return []family{famPredefined}
-	case schema.Binary, schema.VarBinary:
-		return []family{famPredefined, famBinaryString}
-	case schema.Decimal:
-		return []family{famPredefined, famNumeric, famExactNumeric}
-	case schema.TinyInt, schema.SmallInt, schema.Int, schema.BigInt:
-		return []family{famPredefined, famNumeric, famIntegerNumeric, famExactNumeric}
-	case schema.Float, schema.Double:
-		return []family{famPredefined, famNumeric, famApproximateNumeric}
-	case schema.Date:
-		return []family{famPredefined, famDatetime}
-	case schema.Time:
-		return []family{famPredefined, famDatetime, famTime}
-	case schema.Timestamp:
-		return []family{famPredefined, famDatetime, famTimestamp}
-	case schema.TimestampLTZ:
-		return []family{famPredefined, famDatetime, famTimestamp, famExtension}
-	case schema.Array, schema.Vector, schema.Multiset:
-		return []family{famConstructed, famCollection}
-	case schema.Map:
-		return []family{famConstructed, famExtension}
-	case schema.Row:
-		return []family{famConstructed}
-	}
-	return nil
-}
+func families(r schema.TypeRoot) []family { return r.Families() }
 
 // rule names one of Java's cast rules (org.apache.paimon.casting.*CastRule).
 type rule int
@@ -248,6 +216,14 @@ func lookupRule(from, to schema.DataType) rule {
 		}
 	}
 	return noRule
+}
+
+// CastExists reports whether Java's CastExecutors.resolve finds an executor
+// for values of type from read as type to (SchemaManager checks it before
+// accepting a column type change).
+func CastExists(from, to schema.DataType) bool {
+	_, ok := resolve(from, to, &env{loc: time.UTC})
+	return ok
 }
 
 // resolve mirrors CastExecutors.resolve: the cast Java applies to a value of
