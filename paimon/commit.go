@@ -69,8 +69,7 @@ type CommitResult struct {
 	// Attempts counts the tries it took (1 without contention).
 	Attempts int
 	// AlreadyCommitted is true when the commit user had committed this
-	// identifier before: nothing was added and the messages' files were
-	// removed.
+	// identifier before: nothing was added and no file was touched.
 	AlreadyCommitted bool
 	// Expired lists the snapshots the post-commit expiration removed.
 	Expired []int64
@@ -197,8 +196,9 @@ func (c *TableCommit) User() string { return c.user }
 // Commit adds the messages' files in one APPEND snapshot.
 //
 // identifier makes the commit idempotent per user: if this user already
-// committed identifier (or a larger one), nothing is added, the messages'
-// files are removed and the result says AlreadyCommitted. Use increasing
+// committed identifier (or a larger one), nothing is added and the result
+// says AlreadyCommitted; the messages' files are left alone, since they may
+// be the committed ones. Use increasing
 // identifiers (checkpoint ids, batch sequence numbers), or
 // BatchCommitIdentifier for one-off writes that need no deduplication.
 //
@@ -375,7 +375,7 @@ func (c *TableCommit) bucketDir(partition []byte, bucket int32) (string, error) 
 
 // begin checks the messages and the identifier: it returns the entries to
 // commit, or a result when the identifier was committed before (after
-// removing the messages' files), or an error (after removing them too).
+// touching anything), or an error (after removing the messages' files).
 func (c *TableCommit) begin(ctx context.Context, identifier int64, msgs []CommitMessage) ([]manifest.ManifestEntry, *CommitResult, error) {
 	entries, err := c.prepare(ctx, msgs)
 	if err != nil {
@@ -386,7 +386,12 @@ func (c *TableCommit) begin(ctx context.Context, identifier int64, msgs []Commit
 		return nil, nil, err
 	}
 	if done {
-		return nil, &CommitResult{AlreadyCommitted: true}, c.Abort(ctx, msgs)
+		// The messages may be the very ones that were committed (an
+		// ingester that saved them and crashed after the commit landed):
+		// their files are in the table, so nothing is removed, as in
+		// Java's TableCommitImpl.filterAndCommit. Files of a rewrite are
+		// orphans for RemoveOrphanFiles.
+		return nil, &CommitResult{AlreadyCommitted: true}, nil
 	}
 	return entries, nil, nil
 }

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// wantInOrder are lines (as regular expressions, matched against the
+// output with runs of spaces collapsed) the quickstart must print, in this
+// order.
+var wantInOrder = []string{
+	`^1\. Create a database and two tables$`,
+	`^tables in database "shop": shop\.customers, shop\.orders$`,
+	`^shop\.orders append-only, partitioned by day: order_id BIGINT NOT NULL, customer STRING, amount DOUBLE, day STRING NOT NULL$`,
+	`^shop\.customers primary key \(id\): id BIGINT NOT NULL, name STRING, city STRING$`,
+	`^commit 1: 4 rows in 2 data files -> snapshot 1$`,
+	`^commit 2: 2 rows in 1 data file -> snapshot 2$`,
+	`^order_id customer amount day$`,
+	`^3 carol 30 2024-06-01$`,
+	`^6 bob 64\.1 2024-06-02$`,
+	`^customer, amount where day = '2024-06-02' AND amount > 20$`,
+	`^\(planning kept 2 of 3 data files: 1 skipped by partition, 0 by column statistics\)$`,
+	`^customer amount$`,
+	`^alice 42$`,
+	`^bob 64\.1$`,
+	`^refused: .*primary-key table shop\.customers`,
+	`^errors\.Is\(err, paimon\.ErrUnsupported\) == true`,
+	`^d1 1 a 1\.000 2024-05-01T10:00:00\.123456$`,
+	`^d2 3 d NULL NULL$`,
+	`the files hold 7 row versions; merged by key \(dt, id\)`,
+	`^d1 1 a-new 10\.000 NULL$`,
+	`^d2 5 f NULL NULL$`,
+}
+
+// normalize trims each line and collapses the tabwriter's padding.
+func normalize(out string) []string {
+	space := regexp.MustCompile(` +`)
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		lines = append(lines, space.ReplaceAllString(strings.TrimSpace(l), " "))
+	}
+	return lines
+}
+
+// checkInOrder fails unless every pattern matches a line after the line
+// the previous pattern matched.
+func checkInOrder(t *testing.T, out string, patterns []string) {
+	t.Helper()
+	lines := normalize(out)
+	at := 0
+	for _, p := range patterns {
+		re := regexp.MustCompile(p)
+		found := false
+		for at < len(lines) {
+			at++
+			if re.MatchString(lines[at-1]) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("no line matching %q (in order) in output:\n%s", p, out)
+		}
+	}
+}
+
+func TestQuickstart(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"temporary warehouse", nil, append([]string{`^warehouse: .*\(temporary; pass -warehouse DIR to keep it\)$`}, wantInOrder...)},
+		{"warehouse flag", []string{"-warehouse", filepath.Join(dir, "flag")}, append([]string{`^warehouse: .*flag$`}, wantInOrder...)},
+		{"warehouse argument", []string{filepath.Join(dir, "arg")}, append([]string{`^warehouse: .*arg$`}, wantInOrder...)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := run(ctx, tc.args, &out); err != nil {
+				t.Fatalf("run: %v\noutput:\n%s", err, out.String())
+			}
+			checkInOrder(t, out.String(), tc.want)
+		})
+	}
+}
+
+// TestQuickstartRerun runs twice on one warehouse: the tables are kept and
+// the second run appends two more snapshots.
+func TestQuickstartRerun(t *testing.T) {
+	ctx := context.Background()
+	wh := t.TempDir()
+	var out bytes.Buffer
+	for i := 0; i < 2; i++ {
+		out.Reset()
+		if err := run(ctx, []string{"-warehouse", wh}, &out); err != nil {
+			t.Fatalf("run %d: %v\noutput:\n%s", i+1, err, out.String())
+		}
+	}
+	checkInOrder(t, out.String(), []string{
+		`^commit 1: 4 rows in 2 data files -> snapshot 3$`,
+		`^commit 2: 2 rows in 1 data file -> snapshot 4$`,
+		`^6 bob 64\.1 2024-06-02$`,
+		`^6 bob 64\.1 2024-06-02$`, // every row twice
+	})
+	if _, err := os.Stat(filepath.Join(wh, "shop.db", "orders", "snapshot", "snapshot-4")); err != nil {
+		t.Fatalf("the warehouse given is kept: %v", err)
+	}
+}
+
+func TestQuickstartErrors(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"help", []string{"-h"}, flag.ErrHelp.Error()},
+		{"missing golden warehouse", []string{"-warehouse", t.TempDir(), "-golden", filepath.Join(t.TempDir(), "none")}, "table not found"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := run(ctx, tc.args, &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("run(%q) = %v, want an error containing %q", tc.args, err, tc.want)
+			}
+			if tc.name == "help" && !errors.Is(err, flag.ErrHelp) {
+				t.Fatalf("help: %v is not flag.ErrHelp", err)
+			}
+		})
+	}
+}
