@@ -23,7 +23,11 @@ type command struct {
 	// run parses args (the words after the command name) and does the work;
 	// c is the command itself, for its help. It returns a *usageError for
 	// bad arguments and errHelpShown after printing help on request.
+	// Commands with actions use runGroup.
 	run func(ctx context.Context, e *env, c *command, args []string) error
+	// actions are the subcommands of a group ("db create"): their name is
+	// the full path, so that messages and help name them as typed.
+	actions []*command
 }
 
 // commands is the command table, in the order "paimon help" lists them.
@@ -103,6 +107,30 @@ func init() {
 			details:  healthDetails,
 			run:      runHealth,
 		},
+		dbCommand(),
+		tableCommand(),
+		{
+			name:     "load",
+			summary:  "append CSV, JSON lines or Parquet files to an append-only table",
+			synopsis: "--warehouse URI [--format csv|jsonl|parquet] [--batch-rows N] [--commit-user U] db.table FILE...",
+			details:  loadDetails,
+			run:      runLoad,
+		},
+		{
+			name:     "expire",
+			summary:  "expire old snapshots of a table and delete the files only they reference",
+			synopsis: "--warehouse URI [--retain-min N] [--retain-max N] [--older-than DURATION] [--max-deletes N] db.table",
+			details:  expireDetails,
+			run:      runExpire,
+		},
+		tagCommand(),
+		{
+			name:     "rollback",
+			summary:  "roll a table back to a snapshot or a tag",
+			synopsis: "--warehouse URI (--snapshot N | --tag T) db.table",
+			details:  rollbackDetails,
+			run:      runRollback,
+		},
 		{
 			name:     "help",
 			summary:  "show help for paimon or for one command",
@@ -123,7 +151,7 @@ func lookup(name string) *command {
 
 // printUsage writes the top-level help.
 func printUsage(w io.Writer) {
-	fmt.Fprint(w, "paimon reads Apache Paimon tables.\n\nUsage:\n\n\tpaimon <command> [flags] [arguments]\n\nCommands:\n\n")
+	fmt.Fprint(w, "paimon reads, writes and maintains Apache Paimon tables.\n\nUsage:\n\n\tpaimon <command> [flags] [arguments]\n\nCommands:\n\n")
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	for _, c := range commands {
 		fmt.Fprintf(tw, "\t%s\t%s\n", c.name, c.summary)
@@ -133,22 +161,28 @@ func printUsage(w io.Writer) {
 }
 
 func runHelp(ctx context.Context, e *env, _ *command, args []string) error {
-	switch len(args) {
-	case 0:
+	if len(args) == 0 {
 		printUsage(e.stdout)
 		return errHelpShown
-	case 1:
-		c := lookup(args[0])
-		if c == nil {
-			return usagef("help", "unknown command %q", args[0])
-		}
-		if c.name == "help" {
-			printUsage(e.stdout)
-			return errHelpShown
-		}
+	}
+	c := lookup(args[0])
+	if c == nil {
+		return usagef("help", "unknown command %q", args[0])
+	}
+	switch {
+	case c.name == "help" && len(args) == 1:
+		printUsage(e.stdout)
+		return errHelpShown
+	case len(args) == 1:
 		// Every command prints its own help for -h; reuse that so the flag
 		// list is never written twice.
 		return c.run(ctx, e, c, []string{"-h"})
+	case len(args) == 2 && c.actions != nil:
+		a := c.action(args[1])
+		if a == nil {
+			return usagef("help", "%s has no action %q (actions: %s)", c.name, args[1], c.actionNames())
+		}
+		return a.run(ctx, e, a, []string{"-h"})
 	}
 	return usagef("help", "too many arguments")
 }

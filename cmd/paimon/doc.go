@@ -1,33 +1,62 @@
-// Command paimon reads Apache Paimon tables from the command line.
+// Command paimon reads, writes and maintains Apache Paimon tables from the
+// command line.
 //
 // Usage:
 //
 //	paimon <command> [flags] [arguments]
-//	paimon help [command]
+//	paimon <group> <action> [flags] [arguments]
+//	paimon help [command [action]]
 //	paimon <command> -h
+//
+// Every command takes --warehouse URI, which defaults to $PAIMON_WAREHOUSE:
+// a plain path, file:///abs/path, mem://name/path, or a cloud URI
+// (s3://bucket/path, gs://..., azblob://...). Tables are named
+// "database.table" ("database.table$branch_NAME" for a branch where noted).
+// Flags may come before or after the arguments, but after the command (and
+// the action of a group).
 //
 // Commands:
 //
-//	scan       print the rows of a table, or its scan plan
-//	snapshots  the table's snapshots (Java's $snapshots system table)
-//	schemas    the table's schema versions ($schemas)
-//	options    the table's options ($options)
-//	tags       the table's tags ($tags)
+//	scan        print the rows of a table, or its scan plan
+//	snapshots   the table's snapshots (Java's $snapshots system table)
+//	schemas     the table's schema versions ($schemas)
+//	options     the table's options ($options)
+//	tags        the table's tags ($tags)
+//	manifests   the manifest files of a snapshot ($manifests)
+//	files       the data files of a snapshot with their statistics ($files)
+//	partitions  the partitions of a table with their sizes ($partitions)
+//	buckets     the buckets of a table with their sizes ($buckets)
+//	health      a report on layout, compaction backlog, snapshots, consumers
+//	db          list, create and drop databases
+//	table       list, describe, create, drop and alter tables
+//	load        append CSV, JSON lines or Parquet files to an append table
+//	expire      expire old snapshots and the files only they reference
+//	tag         create, delete and list tags
+//	rollback    roll a table back to a snapshot or a tag
 //
-// The inspection commands take the same --warehouse and a table name, and
-// print --output table (default), json, jsonl or csv with the columns of
-// Java's system tables.
+// # Inspection
+//
+//	paimon snapshots|schemas|options|tags|buckets [--output FORMAT] db.table
+//	paimon manifests|files|partitions [--output FORMAT] [--snapshot N | --tag T] db.table
+//
+// These print the rows of Java's system tables, with their columns, as
+// --output table (default), json, jsonl or csv. --snapshot and --tag read an
+// older snapshot (Java's scan.snapshot-id and scan.tag-name). Times are
+// wall-clock times in the local time zone, as Java shows them.
+//
+//	paimon health [--output text|json] [--small-file-threshold SIZE] db.table
+//
+// health reads only metadata and reports the table's kind and write
+// options, its data per partition and bucket, its snapshots and retention,
+// its consumers, and findings (small files, sorted runs and write stalls,
+// level-0 files invisible to batch reads, postponed buckets, bucket sizes
+// and skew, overdue snapshots, expired or blocking consumers), each naming
+// the table options that address it. "paimon help health" lists the rules.
 //
 // # paimon scan
 //
-//	paimon scan --warehouse URI db.table [flags]
+//	paimon scan [flags] db.table
 //
-// Flags may come before or after the table name. The table name is
-// "database.table", or "database.table$branch_NAME" for a branch.
-//
-//	--warehouse URI   the catalog's warehouse; defaults to $PAIMON_WAREHOUSE.
-//	                  A plain path, file:///abs/path, mem://name/path, or a
-//	                  cloud URI (s3://bucket/path, gs://..., azblob://...)
 //	--select a,b      columns to return, in order ("row_col.field" selects a
 //	                  field of a ROW column); default all
 //	--where EXPR      row filter, SQL-like: a = 1 AND s LIKE 'x%' ...
@@ -47,6 +76,87 @@
 //	                  (--incremental-mode auto, delta or changelog)
 //	--output FORMAT   jsonl (default), json, csv or table
 //	--explain         print the scan plan instead of the rows
+//
+// --explain plans the scan without reading data files and prints the chosen
+// snapshot and schema, the pruning funnel (manifests read and skipped, live
+// data files and how many partition, bucket, statistics and limit pruning
+// removed) and one line per split: its partition, bucket, file count, rows
+// and bytes. With --output json it prints the same as one JSON object.
+//
+// # Databases and tables
+//
+//	paimon db list [--output FORMAT]
+//	paimon db create [--if-not-exists] NAME
+//	paimon db drop [--cascade] [--if-exists] NAME
+//	paimon table list [--output FORMAT] DATABASE
+//	paimon table describe [--output text|json] db.table
+//	paimon table create --schema FILE [--if-not-exists] db.table
+//	paimon table drop [--if-exists] db.table
+//	paimon table alter CHANGE... db.table
+//
+// "table create" reads the table definition from a JSON file in the form of
+// Java's Schema: {"fields": [{"id": 0, "name": "id", "type": "INT NOT
+// NULL"}, ...], "partitionKeys": [...], "primaryKeys": [...], "options":
+// {...}, "comment": "..."}; field ids may be left out. "table describe" shows
+// the columns and their types, primary and partition keys, bucket mode,
+// bucket count and bucket key, merge engine, changelog producer, file
+// format, comment, options and the latest snapshot (id, commit time, record
+// count). "table alter" applies its changes in the order given, as one new
+// schema:
+//
+//	--set KEY=VALUE               set a table option
+//	--unset KEY                   remove a table option
+//	--comment TEXT                replace the table comment ("" removes it)
+//	--add-column 'NAME TYPE [FIRST | AFTER COL]'
+//	--drop-column COL
+//	--rename-column OLD=NEW
+//	--alter-column-type 'COL TYPE'
+//
+// Types are Paimon type strings (format/schema.ParseType); a column inside a
+// ROW is named by its path (address.city), back-quotes quote a name. A new
+// type without NULL or NOT NULL keeps the column's nullability.
+//
+// # paimon load
+//
+//	paimon load [--format csv|jsonl|parquet] [--batch-rows N] [--commit-user U]
+//	            [--delimiter C] db.table FILE...
+//
+// load appends the files' rows to an append-only table in one commit and
+// prints the new snapshot's id and the number of rows. CSV files start with
+// a header of column names and read an empty field as NULL; JSON lines files
+// hold one object per line keyed by column name, values in canon-v1 (as scan
+// prints them) or plain JSON numbers and strings; Parquet columns are
+// matched by name and cast when every value converts exactly. The format
+// comes from --format or the file name. A bad value (reported with file and
+// line, or row), a column the table lacks, a missing NOT NULL column, a
+// primary-key table: any failure commits nothing and removes the data files
+// already written. "paimon help load" details the value syntax.
+//
+// # Maintenance
+//
+//	paimon expire [--retain-min N] [--retain-max N] [--older-than DURATION]
+//	              [--max-deletes N] [--output text|json] db.table
+//	paimon tag create [--snapshot N] [--time-retained DURATION] db.table NAME
+//	paimon tag delete [--if-exists] db.table NAME
+//	paimon tag list [--output FORMAT] db.table
+//	paimon rollback (--snapshot N | --tag T) db.table
+//
+// expire deletes old snapshots and the files only they reference, as Java's
+// expire_snapshots procedure; unset flags take the table's snapshot.*
+// options. "tag create" writes a tag file as Java's TagManager does (the
+// snapshot's JSON, plus its creation time and retention when it has one).
+// "tag delete" removes a tag while its snapshot still exists or another tag
+// holds it; a tag that alone keeps an expired snapshot's files is refused,
+// since deleting those files is not implemented. rollback removes the
+// snapshots (and tags) newer than the target and makes it the latest again,
+// restoring an expired snapshot from its tag; data files are left in place
+// as Java leaves them.
+//
+// # Progress
+//
+// load, expire, and scan with its output redirected draw a progress line on
+// standard error when standard error is a terminal, and stay quiet when it
+// is piped or redirected.
 //
 // # Output formats
 //
@@ -72,20 +182,13 @@
 // csv (a header line, then RFC 4180 records) and table (aligned columns, wide
 // cells truncated) are meant for people: they render FLOAT and DOUBLE as
 // decimal numbers ("1.5", "NaN", "Infinity"), nested values as compact JSON,
-// and NULL as an empty field (csv) or NULL (table).
-//
-// # Explain
-//
-// --explain plans the scan without reading data files and prints the chosen
-// snapshot and schema, the pruning funnel (manifests read and skipped, live
-// data files and how many partition, bucket, statistics and limit pruning
-// removed) and one line per split: its partition, bucket, file count, rows
-// and bytes. With --output json it prints the same as one JSON object.
+// and NULL as an empty field (csv) or NULL (table). What scan prints as csv
+// or jsonl, load reads back.
 //
 // # Exit status
 //
-// 0 on success, 1 on a runtime error (the message is printed on standard
-// error, prefixed "paimon: "), 2 on a usage error.
+// 0 on success, 1 on a runtime error (one line on standard error, prefixed
+// "paimon: "), 2 on a usage error (the message and a hint to the help).
 //
 // # Cloud storage
 //

@@ -20,6 +20,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	pfs "github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/testtable"
+	"github.com/paimon-go/paimon-go/paimon"
 )
 
 const mib = 1 << 20
@@ -196,12 +197,12 @@ func TestHealthHelpers(t *testing.T) {
 		{"1h", time.Hour}, {"30 min", 30 * time.Minute}, {"500", 500 * time.Millisecond}, {"2 D", 48 * time.Hour},
 		{"10s", 10 * time.Second},
 	} {
-		got, err := parseOptionDuration(tt.in)
+		got, err := paimon.ParseDuration(tt.in)
 		require.NoError(t, err, tt.in)
 		require.Equal(t, tt.want, got, tt.in)
 	}
 	for _, bad := range []string{"", "h", "1 fortnight", "-1h"} {
-		_, err := parseOptionDuration(bad)
+		_, err := paimon.ParseDuration(bad)
 		require.Error(t, err, bad)
 	}
 	require.Equal(t, "512 B", humanBytes(512))

@@ -46,6 +46,17 @@ func TestHelp(t *testing.T) {
 		{"help scan", []string{"help", "scan"}, []string{"Usage: paimon scan", "--warehouse URI", "--where EXPR", "--explain", "Exit status"}},
 		{"scan -h", []string{"scan", "-h"}, []string{"Usage: paimon scan", "--select columns"}},
 		{"scan --help after args", []string{"scan", "db.t", "--help"}, []string{"Usage: paimon scan"}},
+		{"help lists every command", []string{"help"}, []string{"db ", "table ", "load ", "expire ", "tag ", "rollback ", "health ", "buckets "}},
+		{"help db", []string{"help", "db"}, []string{"Usage: paimon db <action>", "db create --warehouse URI [--if-not-exists] NAME", "db drop", "db list"}},
+		{"db -h", []string{"db", "-h"}, []string{"Usage: paimon db <action>"}},
+		{"help db create", []string{"help", "db", "create"}, []string{"Usage: paimon db create", "--if-not-exists"}},
+		{"db drop -h", []string{"db", "drop", "-h"}, []string{"Usage: paimon db drop", "--cascade"}},
+		{"help table alter", []string{"help", "table", "alter"}, []string{"Usage: paimon table alter", "--add-column 'NAME TYPE [FIRST | AFTER COL]'", "--rename-column OLD=NEW"}},
+		{"help table describe", []string{"help", "table", "describe"}, []string{"--output format"}},
+		{"help load", []string{"help", "load"}, []string{"Usage: paimon load", "--format format", "--batch-rows", "--commit-user", "nothing is committed"}},
+		{"help expire", []string{"help", "expire"}, []string{"--retain-min N", "--older-than DURATION"}},
+		{"help tag delete", []string{"help", "tag", "delete"}, []string{"Usage: paimon tag delete", "--if-exists"}},
+		{"help rollback", []string{"help", "rollback"}, []string{"--snapshot N", "--tag T"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,6 +84,8 @@ func TestUsageErrors(t *testing.T) {
 		{"flag before command", []string{"--warehouse", wh, "scan"}, "flag --warehouse before the command"},
 		{"help unknown", []string{"help", "nope"}, `unknown command "nope"`},
 		{"help too many", []string{"help", "scan", "x"}, "too many arguments"},
+		{"help unknown action", []string{"help", "db", "x"}, `db has no action "x" (actions: list, create, drop)`},
+		{"help action too many", []string{"help", "db", "create", "x"}, "too many arguments"},
 		{"no table", []string{"scan", "--warehouse", wh}, "missing table name"},
 		{"two tables", []string{"scan", "--warehouse", wh, "a.b", "c.d"}, "expected one table name"},
 		{"bad identifier", []string{"scan", "--warehouse", wh, "nodot"}, "invalid table identifier"},

@@ -79,7 +79,12 @@ func runScan(ctx context.Context, e *env, c *command, args []string) error {
 	if a.explain {
 		return explain(ctx, e.stdout, tbl, scan, a.output == formatJSON || a.output == formatJSONL)
 	}
-	return a.explainError(tbl, writeRows(ctx, e.stdout, tbl, scan, a.output, a.limit))
+	// A progress line on a terminal's stderr, only when the rows go
+	// elsewhere (a file or a pipe): on the terminal they are the progress.
+	bar := newProgressUnit(e.stderr, isTerminal(e.stderr) && !isTerminal(e.stdout), "scanning", 0, "rows")
+	err = writeRows(ctx, e.stdout, tbl, scan, a.output, a.limit, bar)
+	bar.done()
+	return a.explainError(tbl, err)
 }
 
 func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
@@ -271,9 +276,10 @@ func columnsHint(tbl *paimon.Table, err error) string {
 	return " (columns: " + strings.Join(tbl.Schema().FieldNames(), ", ") + ")"
 }
 
-// writeRows runs the scan and prints its rows. The output is flushed even
-// when the scan fails part way, so the rows read so far are not lost.
-func writeRows(ctx context.Context, w io.Writer, tbl *paimon.Table, scan *paimon.Scan, format string, limit int64) (err error) {
+// writeRows runs the scan and prints its rows, counting them on bar (which
+// may be nil). The output is flushed even when the scan fails part way, so
+// the rows read so far are not lost.
+func writeRows(ctx context.Context, w io.Writer, tbl *paimon.Table, scan *paimon.Scan, format string, limit int64, bar *progress) (err error) {
 	sch, err := scan.ArrowSchema(ctx)
 	if err != nil {
 		return err
@@ -321,6 +327,7 @@ func writeRows(ctx context.Context, w io.Writer, tbl *paimon.Table, scan *paimon
 		}
 		rec.Release()
 		n += int64(rows)
+		bar.add(int64(rows))
 		if limit > 0 && n >= limit {
 			break
 		}

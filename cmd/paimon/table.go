@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/paimon-go/paimon-go/catalog"
+	"github.com/paimon-go/paimon-go/paimon"
+)
+
+// tableDetails is the help text of the table group.
+const tableDetails = `
+Tables are named "database.table". "table create" reads the table
+definition from a JSON file in the form of Java Paimon's Schema:
+
+  {"fields": [{"id": 0, "name": "id", "type": "INT NOT NULL"},
+              {"id": 1, "name": "dt", "type": "STRING"}],
+   "partitionKeys": ["dt"], "primaryKeys": [],
+   "options": {"bucket": "-1", "file.format": "parquet"},
+   "comment": "optional"}
+
+Field ids may be left out (then all of them): fields are numbered in order.
+Types are Paimon type strings (INT, BIGINT, DECIMAL(10, 2), STRING,
+TIMESTAMP(3), ...); nested types may also be given as Java's JSON objects.
+
+"table alter" applies its changes in the order given, as one new schema:
+
+  --set KEY=VALUE              set a table option
+  --unset KEY                  remove a table option
+  --comment TEXT               replace the table comment
+  --add-column 'NAME TYPE [FIRST | AFTER COL]'
+                               add a nullable column (appended by default)
+  --drop-column COL            drop a column
+  --rename-column OLD=NEW      rename a column
+  --alter-column-type 'COL TYPE'
+                               change a column's type to one its values cast
+                               to; without NULL or NOT NULL the column keeps
+                               its nullability
+
+A column inside a ROW column is named by its path (address.city); quote a
+name holding a dot or a space in back-quotes (` + "`first name`, `a.b`.c" + `).
+
+"table describe" shows the columns, keys, bucket mode, merge engine,
+changelog producer, file format, options and latest snapshot; --output json
+prints the same as one JSON object.
+
+Exit status: 0 ok, 1 runtime error, 2 usage error.`
+
+func tableCommand() *command {
+	return &command{
+		name:     "table",
+		summary:  "list, describe, create, drop and alter tables",
+		synopsis: "list|describe|create|drop|alter ...",
+		details:  tableDetails,
+		run:      runGroup,
+		actions: []*command{
+			{name: "table list", summary: "list the tables of a database", synopsis: "--warehouse URI [--output FORMAT] DATABASE", details: tableDetails, run: runTableList},
+			{name: "table describe", summary: "describe a table", synopsis: "--warehouse URI [--output text|json] db.table", details: tableDetails, run: runTableDescribe},
+			{name: "table create", summary: "create a table from a Paimon schema JSON file", synopsis: "--warehouse URI --schema FILE [--if-not-exists] db.table", details: tableDetails, run: runTableCreate},
+			{name: "table drop", summary: "drop a table with all its files", synopsis: "--warehouse URI [--if-exists] db.table", details: tableDetails, run: runTableDrop},
+			{name: "table alter", summary: "change a table's options or columns", synopsis: "--warehouse URI CHANGE... db.table", details: tableDetails, run: runTableAlter},
+		},
+	}
+}
+
+var tableListColumns = []column{{"table_name", stringNotNull}}
+
+func runTableList(ctx context.Context, e *env, c *command, args []string) error {
+	var warehouse, output string
+	fs := newFlagSet(c)
+	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
+	fs.StringVar(&output, "output", formatTable, "output `format`: "+strings.Join(rowFormats, ", "))
+	pos, err := parseArgs(e, c, fs, args)
+	if err != nil {
+		return err
+	}
+	if err := positionals(c, pos, 1, 1, "database name"); err != nil {
+		return err
+	}
+	if err := resolveWarehouse(c, &warehouse); err != nil {
+		return err
+	}
+	if !slices.Contains(rowFormats, output) {
+		return usagef(c.name, "--output %q: want one of %s", output, strings.Join(rowFormats, ", "))
+	}
+	cat, closeCat, err := openCatalog(ctx, warehouse)
+	if err != nil {
+		return err
+	}
+	defer closeCat()
+	var names []string
+	for id, err := range cat.ListTables(ctx, pos[0]) {
+		if err != nil {
+			return err
+		}
+		names = append(names, id.Table)
+	}
+	slices.Sort(names)
+	return writeAll(e, output, tableListColumns, func(emit func([]any) error) error {
+		for _, n := range names {
+			if err := emit([]any{n}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func runTableCreate(ctx context.Context, e *env, c *command, args []string) error {
+	var warehouse, schemaFile string
+	var ifNotExists bool
+	fs := newFlagSet(c)
+	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
+	fs.StringVar(&schemaFile, "schema", "", "`FILE` holding the table definition as Paimon schema JSON")
+	fs.BoolVar(&ifNotExists, "if-not-exists", false, "succeed without doing anything when the table exists")
+	pos, err := parseArgs(e, c, fs, args)
+	if err != nil {
+		return err
+	}
+	if err := positionals(c, pos, 1, 1, "table name (database.table)"); err != nil {
+		return err
+	}
+	id, err := tableArg(c, pos[0])
+	if err != nil {
+		return err
+	}
+	if err := resolveWarehouse(c, &warehouse); err != nil {
+		return err
+	}
+	if schemaFile == "" {
+		return usagef(c.name, "missing --schema FILE")
+	}
+	b, err := os.ReadFile(schemaFile)
+	if err != nil {
+		return err
+	}
+	s, err := paimon.ParseSchemaJSON(b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", schemaFile, err)
+	}
+	_, ddl, closeCat, err := openDDL(ctx, warehouse)
+	if err != nil {
+		return err
+	}
+	defer closeCat()
+	err = ddl.CreateTable(ctx, id, s, false)
+	if ifNotExists && errors.Is(err, catalog.ErrTableExists) {
+		fmt.Fprintf(e.stdout, "Table %s already exists.\n", id)
+		return nil
+	}
+	if errors.Is(err, catalog.ErrDatabaseNotFound) {
+		return fmt.Errorf("%w (create it with 'paimon db create %s')", err, id.Database)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Created table %s.\n", id)
+	return nil
+}
+
+func runTableDrop(ctx context.Context, e *env, c *command, args []string) error {
+	var warehouse string
+	var ifExists bool
+	fs := newFlagSet(c)
+	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
+	fs.BoolVar(&ifExists, "if-exists", false, "succeed without doing anything when the table does not exist")
+	pos, err := parseArgs(e, c, fs, args)
+	if err != nil {
+		return err
+	}
+	if err := positionals(c, pos, 1, 1, "table name (database.table)"); err != nil {
+		return err
+	}
+	id, err := tableArg(c, pos[0])
+	if err != nil {
+		return err
+	}
+	if err := resolveWarehouse(c, &warehouse); err != nil {
+		return err
+	}
+	_, ddl, closeCat, err := openDDL(ctx, warehouse)
+	if err != nil {
+		return err
+	}
+	defer closeCat()
+	err = ddl.DropTable(ctx, id, false)
+	if ifExists && errors.Is(err, catalog.ErrTableNotFound) {
+		fmt.Fprintf(e.stdout, "Table %s does not exist.\n", id)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Dropped table %s.\n", id)
+	return nil
+}
