@@ -6,6 +6,7 @@
  *   apply   <warehouse> <plan.json> [<plan.json>...]
  *   dump    <warehouse> <db.table> [--mode merged|audit] [--snapshot N | --tag T] [--cols a,b]
  *           [--incremental S,E [--incremental-mode auto|delta|changelog|diff]]
+ *           [--filter '<col> <op> <canon-v1 JSON literal>'] [--planned-files <out.txt>]
  *   meta    <warehouse> <db.table> <system-table-name>
  *   genkeys <out.jsonl> <seed> <count>
  *
@@ -40,6 +41,8 @@ import org.apache.paimon.manifest.BucketEntry;
 import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
@@ -51,6 +54,7 @@ import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.EndOfScanException;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
@@ -158,7 +162,8 @@ public class PaimonInterop {
                         args,
                         3,
                         "dump <warehouse> <db.table> [--mode merged|audit] [--snapshot N|--tag T] [--cols a,b]"
-                                + " [--incremental S,E [--incremental-mode auto|delta|changelog|diff]]");
+                                + " [--incremental S,E [--incremental-mode auto|delta|changelog|diff]]"
+                                + " [--filter '<col> <op> <literal>'] [--planned-files <out.txt>]");
                 dump(args);
                 return 0;
             case "meta":
@@ -182,9 +187,10 @@ public class PaimonInterop {
     }
 
     /**
-     * Runs many dump/meta commands in one JVM, which saves its start-up per command. Each line of the
-     * script is tab-separated: the output file, then the command and its arguments. The first failing
-     * command fails the batch.
+     * Runs many dump/meta (and apply) commands in one JVM, which saves its start-up per command. Each
+     * line of the script is tab-separated: the output file, then the command and its arguments. The
+     * lines run in order, so a script may dump a table, apply a plan to it and dump it again; an apply
+     * line leaves its output file empty. The first failing command fails the batch.
      */
     private static void batch(java.nio.file.Path script) throws Exception {
         OutputStream saved = stdout;
@@ -195,8 +201,8 @@ public class PaimonInterop {
                 continue;
             }
             String[] parts = line.split("\t");
-            if (parts.length < 2 || parts[1].equals("batch") || parts[1].equals("apply")) {
-                throw new IllegalArgumentException("batch line " + lineNo + ": want <out>\\t<dump|meta> args...");
+            if (parts.length < 2 || parts[1].equals("batch")) {
+                throw new IllegalArgumentException("batch line " + lineNo + ": want <out>\\t<dump|meta|apply> args...");
             }
             String[] cmd = java.util.Arrays.copyOfRange(parts, 1, parts.length);
             try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(Paths.get(parts[0])), 1 << 16)) {
@@ -629,6 +635,8 @@ public class PaimonInterop {
         String cols = null;
         String incremental = null;
         String incrementalMode = null;
+        String filter = null;
+        String plannedFiles = null;
         boolean modeGiven = false;
         for (int i = 3; i < args.length; i++) {
             String a = args[i];
@@ -659,12 +667,23 @@ public class PaimonInterop {
                 case "--incremental-mode":
                     incrementalMode = v;
                     break;
+                case "--filter":
+                    filter = v;
+                    break;
+                case "--planned-files":
+                    plannedFiles = v;
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown option " + a);
             }
         }
         if (snapshot != null && tag != null) {
             throw new IllegalArgumentException("--snapshot and --tag are exclusive");
+        }
+        if (filter != null && (cols != null || !mode.equals("merged") || incremental != null)) {
+            // The filter is also tested row by row on the full row, which a projection or the audit
+            // log's extra column would not give.
+            throw new IllegalArgumentException("--filter takes neither --cols, --mode audit nor --incremental");
         }
         if (incrementalMode != null && incremental == null) {
             throw new IllegalArgumentException("--incremental-mode needs --incremental");
@@ -719,7 +738,64 @@ public class PaimonInterop {
                     colList.add(c.trim());
                 }
             }
-            emitSorted(readTable(table, colList));
+            if (filter == null && plannedFiles == null) {
+                emitSorted(readTable(table, colList));
+            } else {
+                Predicate predicate = filter == null ? null : parseFilter(filter, table.rowType());
+                emitSorted(readTable(table, colList, predicate, plannedFiles == null ? null : Paths.get(plannedFiles)));
+            }
+        }
+    }
+
+    /**
+     * Parses a --filter: {@code <column> <op> <literal>} with op one of = != < <= > >= and the
+     * literal a canon-v1 JSON value of the column's type (strings quoted), or {@code <column> is null}
+     * / {@code <column> is not null}.
+     */
+    static Predicate parseFilter(String text, RowType rowType) {
+        String s = text.trim();
+        int sp = s.indexOf(' ');
+        if (sp <= 0) {
+            throw new IllegalArgumentException("--filter wants '<col> <op> <literal>', got " + text);
+        }
+        String col = s.substring(0, sp);
+        String rest = s.substring(sp + 1).trim();
+        int idx = rowType.getFieldNames().indexOf(col);
+        if (idx < 0) {
+            throw new IllegalArgumentException("--filter: no column '" + col + "' in " + rowType);
+        }
+        PredicateBuilder pb = new PredicateBuilder(rowType);
+        if (rest.equals("is null")) {
+            return pb.isNull(idx);
+        }
+        if (rest.equals("is not null")) {
+            return pb.isNotNull(idx);
+        }
+        int sp2 = rest.indexOf(' ');
+        if (sp2 <= 0) {
+            throw new IllegalArgumentException("--filter wants '<col> <op> <literal>', got " + text);
+        }
+        String op = rest.substring(0, sp2);
+        Object literal =
+                decode(Json.parse(rest.substring(sp2 + 1).trim()), rowType.getTypeAt(idx), "--filter " + col);
+        if (literal == null) {
+            throw new IllegalArgumentException("--filter: a null literal; use 'is null'");
+        }
+        switch (op) {
+            case "=":
+                return pb.equal(idx, literal);
+            case "!=":
+                return pb.notEqual(idx, literal);
+            case "<":
+                return pb.lessThan(idx, literal);
+            case "<=":
+                return pb.lessOrEqual(idx, literal);
+            case ">":
+                return pb.greaterThan(idx, literal);
+            case ">=":
+                return pb.greaterOrEqual(idx, literal);
+            default:
+                throw new IllegalArgumentException("--filter: unknown operator '" + op + "' in " + text);
         }
     }
 
@@ -738,6 +814,18 @@ public class PaimonInterop {
 
     /** Batch-reads a table (optionally projected by top-level names) into canonical JSON lines. */
     private static List<byte[]> readTable(Table table, List<String> cols) throws IOException {
+        return readTable(table, cols, null, null);
+    }
+
+    /**
+     * readTable with an optional filter and an optional file that receives the planned data files.
+     * The filter is pushed down (ReadBuilder.withFilter: Java prunes partitions, manifests, files and
+     * row groups by the statistics the writer stored) and then tested on every row, so the output is
+     * exactly the matching rows whatever the pushdown kept. plannedFiles receives
+     * "<bucket path>/<file name>" of every data file of the planned splits, one a line, sorted.
+     */
+    private static List<byte[]> readTable(Table table, List<String> cols, Predicate filter, Path plannedFiles)
+            throws IOException {
         RowType rowType = table.rowType();
         ReadBuilder rb = table.newReadBuilder();
         List<DataField> fields;
@@ -758,13 +846,35 @@ public class PaimonInterop {
         } else {
             fields = rowType.getFields();
         }
+        if (filter != null) {
+            rb = rb.withFilter(filter);
+        }
         List<Split> splits = rb.newScan().plan().splits();
+        if (plannedFiles != null) {
+            List<String> names = new ArrayList<>();
+            for (Split split : splits) {
+                if (!(split instanceof DataSplit)) {
+                    throw new UnsupportedException("--planned-files of a " + split.getClass().getName());
+                }
+                DataSplit ds = (DataSplit) split;
+                for (org.apache.paimon.io.DataFileMeta f : ds.dataFiles()) {
+                    names.add(ds.bucketPath() + "/" + f.fileName());
+                }
+            }
+            Collections.sort(names);
+            Files.write(plannedFiles, names, StandardCharsets.UTF_8);
+        }
         List<byte[]> lines = new ArrayList<>();
         RecordReader<InternalRow> reader = rb.newRead().executeFilter().createReader(splits);
         final List<DataField> fs = fields;
+        final Predicate rowFilter = filter;
         // forEachRemaining closes the reader. Rows may be reused: render immediately.
         reader.forEachRemaining(
-                row -> lines.add(Json.write(renderRow(row, fs)).getBytes(StandardCharsets.UTF_8)));
+                row -> {
+                    if (rowFilter == null || rowFilter.test(row)) {
+                        lines.add(Json.write(renderRow(row, fs)).getBytes(StandardCharsets.UTF_8));
+                    }
+                });
         return lines;
     }
 
