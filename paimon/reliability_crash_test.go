@@ -1,0 +1,449 @@
+package paimon_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/fs/faultfs"
+	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/fs/memfs"
+	"github.com/paimon-go/paimon-go/paimon"
+)
+
+// Crash injection (issue 7): every operation that changes a table is run
+// once per I/O step with a simulated process death at that step (before
+// the step reaches storage, and after it did), on a fresh copy of a table
+// holding committed data. A new "process" then opens the table on the
+// same storage and must find it exactly as the last committed snapshot
+// says: the snapshot before the operation, or, if the next snapshot
+// exists, the complete result of the operation. Re-running the operation
+// with the same commit user and identifier must converge to the result
+// once (never twice), a later commit must succeed, and RemoveOrphanFiles
+// must clear every leftover.
+//
+// The full matrix takes minutes (each case reads and writes the table about
+// ten times), so by default every publish (Writer.Close) step and every
+// crashDefaultStride-th other step is tested; PAIMON_CRASH_STRIDE=1 tests
+// every step (CI does), PAIMON_CRASH_STRIDE=n every n-th.
+
+const relDir = "wh/db.db/t"
+
+// crashOp is an operation under test.
+type crashOp struct {
+	name        string
+	partitioned bool
+	opts        map[string]string
+	// setup commits the data the table holds before the operation.
+	setup func(t *testing.T, fsys fs.FS)
+	// before and after are the rows of the latest snapshot before and
+	// after the operation.
+	before, after []string
+	// run is the operation, as one process runs it; it is also how it is
+	// re-run after a crash.
+	run func(ctx context.Context, fsys fs.FS) error
+	// publishes is true when the operation adds a snapshot.
+	publishes bool
+}
+
+func crashOps(t *testing.T) []crashOp {
+	base := func(t *testing.T, fsys fs.FS) {
+		for i, rows := range [][][]any{rowsOf(0, 100, 3), rowsOf(100, 200, 3)} {
+			_, err := relWrite(context.Background(), fsys, relDir, "base", int64(i+1), rows)
+			require.NoError(t, err)
+		}
+	}
+	appendRows := rowsOf(200, 300, 3)
+	var day2 [][]any
+	for _, r := range rowsOf(0, 200, 3) {
+		if r[0] != "2024-01-02" {
+			day2 = append(day2, r)
+		}
+	}
+	var newDay2 [][]any
+	for i := 500; i < 560; i++ {
+		newDay2 = append(newDay2, []any{"2024-01-02", int64(i), fmt.Sprintf("o%d", i), float64(i)})
+	}
+	write := func(ctx context.Context, fsys fs.FS) error {
+		_, err := relWrite(ctx, fsys, relDir, "crash", 7, appendRows)
+		return err
+	}
+	overwrite := func(ctx context.Context, fsys fs.FS) error {
+		_, err := relWriteWith(ctx, fsys, relDir, "crash", newDay2, func(c *paimon.TableCommit, msgs []paimon.CommitMessage) (*paimon.CommitResult, error) {
+			return c.Overwrite(ctx, 7, map[string]string{"dt": "2024-01-02"}, msgs)
+		})
+		return err
+	}
+	// The expiration history: appends, an overwrite that deletes files,
+	// then appends, so expiring deletes data files, manifests and lists.
+	history := func(t *testing.T, fsys fs.FS) {
+		base(t, fsys)
+		require.NoError(t, overwrite(context.Background(), fsys))
+		_, err := relWrite(context.Background(), fsys, relDir, "base", 3, appendRows)
+		require.NoError(t, err)
+	}
+	afterHistory := relRender(t, day2, newDay2, appendRows)
+	expire := func(ctx context.Context, fsys fs.FS) error {
+		tbl, err := paimon.OpenTable(ctx, fsys, relDir, nil)
+		if err != nil {
+			return err
+		}
+		_, err = tbl.ExpireSnapshots(ctx, &paimon.ExpireOptions{RetainMin: 1, RetainMax: 1, OlderThan: -1})
+		return err
+	}
+	threads := map[string]string{"file-operation.thread-num": "1"} // one step order
+	return []crashOp{
+		{name: "write-commit", partitioned: true, setup: base, publishes: true,
+			before: relRender(t, rowsOf(0, 200, 3)), after: relRender(t, rowsOf(0, 300, 3)), run: write},
+		{name: "write-commit-fixed-bucket-avro", partitioned: false, setup: base, publishes: true,
+			opts:   map[string]string{"bucket": "2", "bucket-key": "id", "file.format": "avro"},
+			before: relRender(t, rowsOf(0, 200, 3)), after: relRender(t, rowsOf(0, 300, 3)), run: write},
+		{name: "overwrite-partition", partitioned: true, setup: base, publishes: true,
+			before: relRender(t, rowsOf(0, 200, 3)), after: relRender(t, day2, newDay2), run: overwrite},
+		{name: "expire", partitioned: true, setup: history, opts: threads,
+			before: afterHistory, after: afterHistory, run: expire},
+	}
+}
+
+// crashBackend makes a fresh storage for one case.
+type crashBackend struct {
+	name string
+	new  func(t *testing.T) fs.FS
+}
+
+var crashBackends = []crashBackend{
+	{"memfs", func(*testing.T) fs.FS { return memfs.New(nil) }},
+	{"localfs", func(t *testing.T) fs.FS {
+		f, err := localfs.New(t.TempDir(), &localfs.Options{NoSync: true})
+		require.NoError(t, err)
+		return f
+	}},
+}
+
+// crashDefaultStride samples the steps when PAIMON_CRASH_STRIDE is unset.
+const crashDefaultStride = 13
+
+// crashStride reads PAIMON_CRASH_STRIDE; without it local-disk cases are
+// sampled three times more sparsely than in-memory ones.
+func crashStride(t *testing.T, backend string) int {
+	if s := os.Getenv("PAIMON_CRASH_STRIDE"); s != "" {
+		var n int
+		_, err := fmt.Sscan(s, &n)
+		require.NoError(t, err)
+		return max(n, 1)
+	}
+	stride := crashDefaultStride
+	if relRace {
+		stride *= 4
+	}
+	if backend == "localfs" {
+		return 3 * stride
+	}
+	return stride
+}
+
+// crashPoints returns the steps to fault: every stride-th step and, unless
+// the race detector slows things down, every publish.
+func crashPoints(log []faultfs.Step, stride int) []int {
+	var out []int
+	for i, s := range log {
+		if s.N%stride == 1%stride || (s.Op == faultfs.OpClose && !relRace) {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// crashTally sums up a test's figures.
+type crashTally struct {
+	runs, faults, landed, notLanded, leaky, orphans, rowsLost int
+	known                                                     map[string]int // tolerated leaks by finding
+}
+
+func TestCrashRecovery(t *testing.T) {
+	testFaultRecovery(t, faultfs.Crash)
+}
+
+// TestFailRecovery injects a single I/O error at each step instead: the
+// process lives on, sees the error (or absorbs it) and must leave the table
+// as consistent as after a crash. Besides, a commit that reports a failure
+// it knows did not publish must have removed its own files: only a failed
+// removal may leave any behind.
+func TestFailRecovery(t *testing.T) {
+	testFaultRecovery(t, faultfs.Fail)
+}
+
+func testFaultRecovery(t *testing.T, kind faultfs.Kind) {
+	for _, op := range crashOps(t) {
+		for _, be := range crashBackends {
+			t.Run(op.name+"/"+be.name, func(t *testing.T) {
+				if kind == faultfs.Fail && be.name == "localfs" && os.Getenv("PAIMON_CRASH_STRIDE") == "" {
+					t.Skip("the single-failure matrix runs on the local disk only with PAIMON_CRASH_STRIDE set")
+				}
+				t.Parallel()
+				stride := crashStride(t, be.name)
+				ctx := context.Background()
+				template := memfs.New(nil)
+				relCreate(t, template, relDir, op.partitioned, op.opts)
+				op.setup(t, template)
+				rows, err := relRows(ctx, template, relDir)
+				require.NoError(t, err)
+				require.Equal(t, op.before, rows)
+				beforeID := latestID(t, template)
+
+				// Count the steps of an undisturbed run.
+				probe := be.new(t)
+				relCopy(t, template, relDir, probe)
+				counter := faultfs.New(probe)
+				counter.SetLogging(true)
+				require.NoError(t, op.run(ctx, counter))
+				steps := counter.Steps()
+				points := crashPoints(counter.Log(), stride)
+				require.Positive(t, steps)
+				rows, err = relRows(ctx, probe, relDir)
+				require.NoError(t, err)
+				require.Equal(t, op.after, rows)
+
+				tally := crashTally{known: map[string]int{}}
+				tally.runs++
+				for _, k := range points {
+					for _, after := range []bool{false, true} {
+						fault := faultfs.Fault{Step: k, Kind: kind, After: after}
+						inner := be.new(t)
+						relCopy(t, template, relDir, inner)
+						ffs := faultfs.New(inner)
+						ffs.SetLogging(true)
+						ffs.Plant(fault)
+						opErr := op.run(ctx, ffs)
+						tally.runs++
+						tally.faults++
+						if kind == faultfs.Fail {
+							checkOwnCleanup(t, &tally, op, inner, beforeID, fault, opErr, ffs)
+						}
+						landed := recoverAndCheck(t, &tally, op, inner, beforeID, fault.String(), opErr, ffs)
+						if landed {
+							tally.landed++
+						} else {
+							tally.notLanded++
+						}
+					}
+				}
+				require.Positive(t, tally.landed+tally.notLanded)
+				if op.publishes && kind == faultfs.Crash && !relRace {
+					require.Positive(t, tally.landed, "some crash points come after the publish")
+					require.Positive(t, tally.notLanded, "some crash points come before the publish")
+				}
+				relFigures(t, "steps %d, stride %d, fault points %d, operations run %d, %s faults injected %d, landed %d, not landed %d, failed commits that left files %d, orphan files removed %d, rows lost %d, known leaks %v",
+					steps, stride, len(points), tally.runs, kind, tally.faults, tally.landed, tally.notLanded, tally.leaky, tally.orphans, tally.rowsLost, tally.known)
+			})
+		}
+	}
+}
+
+func latestID(t *testing.T, fsys fs.FS) int64 {
+	t.Helper()
+	tbl, err := paimon.OpenTable(context.Background(), fsys, relDir, nil)
+	require.NoError(t, err)
+	id, ok, err := tbl.Meta().LatestSnapshotID(context.Background())
+	require.NoError(t, err)
+	require.True(t, ok)
+	return id
+}
+
+// rowsLost counts the rows of want missing from got.
+func rowsLost(want, got []string) int {
+	have := map[string]int{}
+	for _, r := range got {
+		have[r]++
+	}
+	n := 0
+	for _, r := range want {
+		if have[r] > 0 {
+			have[r]--
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// recoverAndCheck is the new process after a failed or crashed run of op
+// on inner: it checks the state, cleans, re-runs the operation and commits
+// once more. It returns whether the first run had landed.
+func recoverAndCheck(t *testing.T, tally *crashTally, op crashOp, inner fs.FS, beforeID int64, label string, opErr error, ffs *faultfs.FS) bool {
+	t.Helper()
+	ctx := context.Background()
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("%s: %s (operation error: %v)\nsteps:\n%s", label, fmt.Sprintf(format, args...), opErr, tailLog(ffs, 15))
+	}
+	must := func(err error, what string) {
+		t.Helper()
+		if err != nil {
+			fail("%s: %v", what, err)
+		}
+	}
+
+	// Every snapshot file present is complete and readable.
+	tbl, err := paimon.OpenTable(ctx, inner, relDir, nil)
+	must(err, "open")
+	ids, err := tbl.Meta().SnapshotIDs(ctx)
+	must(err, "list snapshots")
+	for _, id := range ids {
+		if _, err := tbl.Meta().ReadSnapshot(ctx, id); err != nil {
+			fail("snapshot %d is not readable: %v", id, err)
+		}
+	}
+	latest := latestID(t, inner)
+	landed := latest == beforeID+1
+	if latest != beforeID && !landed || (landed && !op.publishes) {
+		fail("latest snapshot %d, before the operation %d", latest, beforeID)
+	}
+	want := op.before
+	if landed {
+		want = op.after
+	}
+	rows, err := relRows(ctx, inner, relDir)
+	must(err, "read latest")
+	tally.rowsLost += rowsLost(want, rows)
+	if !equalRows(want, rows) {
+		fail("latest snapshot %d reads %d rows, want %d", latest, len(rows), len(want))
+	}
+	if landed {
+		// The snapshot before is untouched too.
+		got, err := relRows(ctx, inner, relDir, paimon.WithSnapshotID(beforeID))
+		must(err, "read the snapshot before")
+		if !equalRows(op.before, got) {
+			fail("snapshot %d changed", beforeID)
+		}
+	}
+
+	if op.publishes {
+		res, err := relClean(ctx, inner, relDir)
+		must(err, "orphan clean")
+		tally.orphans += len(res.Deleted)
+		rows, err = relRows(ctx, inner, relDir)
+		must(err, "read after cleaning")
+		if !equalRows(want, rows) {
+			fail("orphan cleaning changed the rows")
+		}
+	}
+
+	// The same operation again, by a new process: it converges to the
+	// result exactly once.
+	must(op.run(ctx, inner), "re-run")
+	if op.publishes {
+		if got := latestID(t, inner); got != beforeID+1 {
+			fail("after the re-run the latest snapshot is %d, want %d (landed first time: %v)", got, beforeID+1, landed)
+		}
+	}
+	rows, err = relRows(ctx, inner, relDir)
+	must(err, "read after re-run")
+	tally.rowsLost += rowsLost(op.after, rows)
+	if !equalRows(op.after, rows) {
+		fail("after the re-run: %d rows, want %d", len(rows), len(op.after))
+	}
+
+	// A later commit works.
+	extra := [][]any{{"2030-01-01", int64(9000), "later", 1.5}}
+	_, err = relWrite(ctx, inner, relDir, "later", paimon.BatchCommitIdentifier, extra)
+	must(err, "later commit")
+	rows, err = relRows(ctx, inner, relDir)
+	must(err, "read after the later commit")
+	if !equalRows(append(append([]string(nil), op.after...), relRender(t, extra)...), rows) {
+		fail("after the later commit: %d rows", len(rows))
+	}
+
+	res, err := relClean(ctx, inner, relDir)
+	must(err, "final orphan clean")
+	tally.orphans += len(res.Deleted)
+	relCheckClean(t, inner, relDir)
+	return landed
+}
+
+func equalRows(want, got []string) bool {
+	w := append([]string(nil), want...)
+	g := append([]string(nil), got...)
+	sortStrings(w)
+	sortStrings(g)
+	if len(w) != len(g) {
+		return false
+	}
+	for i := range w {
+		if w[i] != g[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func tailLog(f *faultfs.FS, n int) string {
+	if f == nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(f.LogString()), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// checkOwnCleanup looks, before any cleaning, for files a failed
+// publishing operation left behind although it reported a failure that
+// published nothing.
+func checkOwnCleanup(t *testing.T, tally *crashTally, op crashOp, inner fs.FS, beforeID int64, fault faultfs.Fault, opErr error, ffs *faultfs.FS) {
+	t.Helper()
+	if !op.publishes || opErr == nil || latestID(t, inner) != beforeID {
+		return
+	}
+	log := ffs.Log()
+	faulted := log[fault.Step-1].Op
+	if faulted == faultfs.OpRemove || faulted == faultfs.OpAbort || strings.Contains(opErr.Error(), "may have been published") {
+		return // a failed removal, or an unknown outcome: files are kept on purpose
+	}
+	files := expListFiles(t, inner, relDir)
+	refs := newRefWalker(t, inner, relDir, files).refs()
+	var left []string
+	for p := range files {
+		if !refs[p] && !relIsMetadata(relDir, p) {
+			left = append(left, p)
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	tally.leaky++
+	if known := knownLeak(log[fault.Step-1], fault); known != "" && os.Getenv("PAIMON_RELIABILITY_STRICT") == "" {
+		tally.known[known]++
+		return
+	}
+	{
+		sortStrings(left)
+		t.Errorf("%s (%s %s): the operation failed with %v and left %d files: %v\nsteps:\n%s",
+			fault, faulted, log[fault.Step-1].Name, opErr, len(left), left, tailLog(ffs, 12))
+	}
+}
+
+// knownLeak names the reported library findings that explain a failed
+// commit leaving files behind (see RELIABILITY.md, "Findings"); "" for any
+// other leak, which fails the test. PAIMON_RELIABILITY_STRICT=1 fails on
+// the known ones too, to check their fixes.
+func knownLeak(step faultfs.Step, fault faultfs.Fault) string {
+	readOp := step.Op == faultfs.OpStat || step.Op == faultfs.OpList || step.Op == faultfs.OpOpen || step.Op == faultfs.OpReadAt
+	switch {
+	case step.Op == faultfs.OpClose && fault.After:
+		// F2: a data file or manifest whose publish landed although Close
+		// reported an error is not removed.
+		return "F2-lost-ack"
+	case readOp && strings.Contains(step.Name, "/snapshot/"):
+		// F1: Commit and Overwrite return a failure of the committed-before
+		// check without removing the messages' files.
+		return "F1-committed-before"
+	}
+	return ""
+}
