@@ -383,7 +383,7 @@ func (c *TableCommit) begin(ctx context.Context, identifier int64, msgs []Commit
 	}
 	done, err := c.committedBefore(ctx, identifier)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, c.failed(ctx, msgs, err) // nothing was published
 	}
 	if done {
 		// The messages may be the very ones that were committed (an
