@@ -25,9 +25,9 @@
 //	tbl, err := cat.LoadTable(ctx, paimon.Identifier{Database: "sales", Table: "orders"})
 //
 // Cloud object stores (s3://, gs://, azblob://) work after the program has
-// blank-imported the gocloud.dev driver and called blobfs.RegisterSchemes;
-// this package never imports fs/blobfs itself, so programs that only read
-// local files do not link any cloud SDK.
+// blank-imported fs/blobfs/s3fs, gcsfs or azurefs; this package never
+// imports fs/blobfs itself, so programs that only read local files do not
+// link any cloud SDK.
 //
 // # Why a registry
 //

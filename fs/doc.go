@@ -15,7 +15,8 @@
 //
 //   - fs/localfs: the operating system's file system, rooted at a directory.
 //   - fs/memfs: an in-memory file system for tests and examples.
-//   - fs/blobfs: an adapter from a gocloud.dev *blob.Bucket (S3, GCS, Azure).
+//   - fs/blobfs: an adapter from a gocloud.dev *blob.Bucket, with the
+//     drivers fs/blobfs/s3fs, gcsfs and azurefs (S3, GCS, Azure Blob).
 //   - fs/fstest: a conformance suite every implementation runs, plus test
 //     decorators (operation counting, fault injection).
 //
@@ -54,15 +55,14 @@
 // [OpenURI] resolves "scheme://..." strings and plain paths through a registry
 // filled by [Register]. Implementation packages register their schemes when
 // imported: fs/localfs registers "file" (and plain paths), fs/memfs "mem".
-// Cloud schemes are registered explicitly with blobfs.RegisterSchemes after
-// blank-importing the gocloud driver, so nothing links a cloud SDK by accident:
+// Cloud schemes are registered by blank-importing their driver package, so
+// nothing links a cloud SDK by accident: fs/blobfs/s3fs registers "s3",
+// fs/blobfs/gcsfs "gs" and fs/blobfs/azurefs "azblob".
 //
 //	import (
-//		_ "gocloud.dev/blob/s3blob"
 //		"github.com/paimon-go/paimon-go/fs"
-//		"github.com/paimon-go/paimon-go/fs/blobfs"
+//		_ "github.com/paimon-go/paimon-go/fs/blobfs/s3fs"
 //	)
 //
-//	blobfs.RegisterSchemes("s3")
 //	fsys, root, err := fs.OpenURI(ctx, "s3://bucket/warehouse")
 package fs

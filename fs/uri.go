@@ -73,9 +73,10 @@ var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*$`)
 //     "file" opener with the path made absolute first.
 //
 // The "file" and "mem" schemes work after importing fs/localfs and fs/memfs
-// respectively; cloud schemes after blobfs.RegisterSchemes. An unregistered
-// scheme yields an error wrapping [ErrNoScheme]. The caller owns the FS and
-// must Close it.
+// respectively; s3, gs and azblob after importing fs/blobfs/s3fs, gcsfs and
+// azurefs (other gocloud drivers through blobfs.RegisterSchemes). An
+// unregistered scheme yields an error wrapping [ErrNoScheme]. The caller
+// owns the FS and must Close it.
 func OpenURI(ctx context.Context, uri string) (FS, string, error) {
 	u, err := parseURI(uri)
 	if err != nil {
@@ -92,7 +93,7 @@ func OpenURI(ctx context.Context, uri string) (FS, string, error) {
 		case "mem":
 			hint = " (import github.com/paimon-go/paimon-go/fs/memfs)"
 		default:
-			hint = " (blank-import the gocloud.dev driver and call blobfs.RegisterSchemes)"
+			hint = " (blank-import fs/blobfs/s3fs, gcsfs or azurefs, or a gocloud.dev driver with blobfs.RegisterSchemes)"
 		}
 		return nil, "", fmt.Errorf("%w %q%s: %s", ErrNoScheme, u.Scheme, hint, uri)
 	}

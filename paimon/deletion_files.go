@@ -2,6 +2,7 @@ package paimon
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
 )
@@ -18,6 +19,7 @@ func (st *scanState) attachDeletionFiles(ctx context.Context, meta *TableMeta, s
 	if err != nil {
 		return err
 	}
+	manifestPath := meta.ManifestPath(*st.snapshot.IndexManifest)
 	type key struct {
 		partition string
 		bucket    int32
@@ -38,6 +40,13 @@ func (st *scanState) attachDeletionFiles(ctx context.Context, meta *TableMeta, s
 			byBucket[k] = m
 		}
 		for _, r := range e.IndexFile.DVRanges {
+			// A range that cannot lie in the index file as the entry
+			// describes it is the index manifest's fault; an index
+			// file shorter than recorded is found when it is read.
+			if r.Offset < 0 || r.Length < 0 || (e.IndexFile.FileSize > 0 && int64(r.Offset)+int64(r.Length) > e.IndexFile.FileSize) {
+				return corrupt(manifestPath, fmt.Errorf("deletion vector of %s at %d+%d in index file %s of %d bytes",
+					r.DataFileName, r.Offset, r.Length, e.IndexFile.FileName, e.IndexFile.FileSize))
+			}
 			m[r.DataFileName] = loc{file: e.IndexFile.FileName, r: r}
 		}
 	}

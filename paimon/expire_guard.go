@@ -141,12 +141,12 @@ func (e *expirer) otherBranches(ctx context.Context) ([]string, error) {
 // used to delete anything.
 func (e *expirer) guardSnapshot(ctx context.Context, s *snapshot.Snapshot) error {
 	g := e.guard
-	for _, list := range []string{s.BaseManifestList, s.DeltaManifestList} {
-		if list == "" {
+	for _, list := range dataManifestLists(s) {
+		if list.name == "" {
 			continue
 		}
-		g.names[list] = struct{}{}
-		metas, err := e.meta.ReadManifestList(ctx, list)
+		g.names[list.name] = struct{}{}
+		metas, err := e.meta.readManifestList(ctx, list)
 		if err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (e *expirer) guardSnapshot(ctx context.Context, s *snapshot.Snapshot) error
 				continue
 			}
 			g.manifestsSeen[mf.FileName] = struct{}{}
-			entries, err := e.meta.ReadManifest(ctx, mf.FileName)
+			entries, err := e.meta.ReadListedManifest(ctx, &mf)
 			if err != nil {
 				return err
 			}
@@ -288,7 +288,7 @@ func (e *expirer) mergedDataFiles(ctx context.Context, s *snapshot.Snapshot) (ma
 	}
 	var merger manifest.Merger
 	for _, mf := range metas {
-		entries, err := e.meta.ReadManifest(ctx, mf.FileName)
+		entries, err := e.meta.ReadListedManifest(ctx, &mf)
 		if err != nil {
 			return nil, err
 		}

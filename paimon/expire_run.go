@@ -146,7 +146,7 @@ func (e *expirer) cleanUnusedDataFiles(ctx context.Context, deltaList string, sk
 	byPath := map[string]*pending{}
 	var order []string
 	for _, mf := range metas {
-		entries, err := e.meta.ReadManifest(ctx, mf.FileName)
+		entries, err := e.meta.ReadListedManifest(ctx, &mf)
 		if tolerable(err) {
 			return nil // Java cancels the whole snapshot's data file deletion
 		}
@@ -204,7 +204,7 @@ func (e *expirer) deleteAddedDataFiles(ctx context.Context, list string) error {
 		return err
 	}
 	for _, mf := range metas {
-		entries, err := e.meta.ReadManifest(ctx, mf.FileName)
+		entries, err := e.meta.ReadListedManifest(ctx, &mf)
 		if tolerable(err) {
 			continue
 		}

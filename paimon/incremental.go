@@ -99,23 +99,23 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) e
 		if err != nil {
 			return err
 		}
-		var list string
+		var list manifestListRef
 		switch mode {
 		case IncrementalDelta:
 			if snap.CommitKind != snapshot.CommitAppend {
 				continue
 			}
-			list = snap.DeltaManifestList
+			list = manifestListRef{snap.DeltaManifestList, snap.DeltaManifestListSize}
 		case IncrementalChangelog:
 			if snap.CommitKind == snapshot.CommitOverwrite || snap.ChangelogManifestList == nil {
 				continue
 			}
-			list = *snap.ChangelogManifestList
+			list = manifestListRef{*snap.ChangelogManifestList, snap.ChangelogManifestListSize}
 		}
-		if list == "" {
+		if list.name == "" {
 			continue
 		}
-		ms, err := meta.ReadManifestList(ctx, list)
+		ms, err := meta.readManifestList(ctx, list)
 		if err != nil {
 			return err
 		}
@@ -134,9 +134,10 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) e
 	if err != nil {
 		return err
 	}
-	var files []manifest.ManifestEntry
+	var files []*manifest.ManifestEntry
 	for i, es := range entries {
-		for _, e := range es {
+		for j := range es {
+			e := &es[j]
 			if e.Kind != manifest.FileKindAdd {
 				return corrupt(meta.ManifestPath(kept[i].FileName), fmt.Errorf("%s file %s in a delta or changelog manifest", e.Kind, e.File.FileName))
 			}
@@ -145,7 +146,7 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) e
 	}
 	plan.Stats.Files = len(files)
 	if files, err = st.pruner.pruneEntries(ctx, files, &plan.Stats); err != nil {
-		return err
+		return nameManifest(err, meta, kept, entries)
 	}
 	// Group by partition and bucket in order of appearance; each group is
 	// one split read file by file.
@@ -160,7 +161,7 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) e
 		if !ok {
 			dir, err := st.bucketDir(e.Partition, e.Bucket)
 			if err != nil {
-				return err
+				return nameManifest(&entryError{e, err}, meta, kept, entries)
 			}
 			i = len(plan.Splits)
 			index[k] = i

@@ -56,9 +56,9 @@ func liveEntries(ctx context.Context, meta *TableMeta, cache *manifestCache, s *
 	for _, f := range metas {
 		var entries []manifest.ManifestEntry
 		if cache != nil {
-			entries, err = cache.get(ctx, meta, f.FileName)
+			entries, err = cache.get(ctx, meta, &f)
 		} else {
-			entries, err = meta.ReadManifest(ctx, f.FileName)
+			entries, err = meta.ReadListedManifest(ctx, &f)
 		}
 		if err != nil {
 			return nil, err

@@ -28,8 +28,10 @@ func newManifestCache(max int) *manifestCache {
 	return &manifestCache{max: max, order: list.New(), items: map[string]*cacheItem{}}
 }
 
-// get returns the entries of the named manifest, reading it on a miss.
-func (c *manifestCache) get(ctx context.Context, meta *TableMeta, name string) ([]manifest.ManifestEntry, error) {
+// get returns the entries of the manifest mf names, reading it (and
+// checking its recorded size) on a miss.
+func (c *manifestCache) get(ctx context.Context, meta *TableMeta, mf *manifest.ManifestFileMeta) ([]manifest.ManifestEntry, error) {
+	name := mf.FileName
 	c.mu.Lock()
 	if it, ok := c.items[name]; ok {
 		c.order.MoveToFront(it.elem)
@@ -37,7 +39,7 @@ func (c *manifestCache) get(ctx context.Context, meta *TableMeta, name string) (
 		return it.entries, nil
 	}
 	c.mu.Unlock()
-	entries, err := meta.ReadManifest(ctx, name)
+	entries, err := meta.ReadListedManifest(ctx, mf)
 	if err != nil {
 		return nil, err
 	}

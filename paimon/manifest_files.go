@@ -80,12 +80,16 @@ func (w *metaWriter) removeWritten(ctx context.Context) {
 	}
 }
 
+// put writes one file. Its path is recorded whatever the outcome: a Close
+// that reports an error may still have published the file (a lost
+// acknowledgement), and removing a file that does not exist is harmless,
+// as Java's SingleFileWriter.abort deletes its path in any case.
 func (w *metaWriter) put(ctx context.Context, name string, body []byte) error {
 	p := w.meta.ManifestPath(name)
+	w.written = append(w.written, p)
 	if err := fs.WriteFile(ctx, w.meta.fsys, p, body, nil); err != nil {
 		return fmt.Errorf("paimon: write %s: %w", p, err)
 	}
-	w.written = append(w.written, p)
 	return nil
 }
 

@@ -57,12 +57,12 @@ func (c *TableCommit) mergeCandidates(ctx context.Context, candidates []manifest
 	}
 	var m manifest.Merger
 	for _, f := range candidates {
-		entries, err := c.cache.get(ctx, c.meta, f.FileName)
+		entries, err := c.cache.get(ctx, c.meta, &f)
 		if err != nil {
 			return nil, err
 		}
 		if err := m.Add(entries...); err != nil {
-			return nil, fmt.Errorf("paimon: merge manifest %s: %w", f.FileName, err)
+			return nil, corrupt(c.meta.ManifestPath(f.FileName), fmt.Errorf("merging manifests: %w", err))
 		}
 	}
 	if m.Len() == 0 {
@@ -93,7 +93,7 @@ func (c *TableCommit) fullCompaction(ctx context.Context, input []manifest.Manif
 		if f.NumDeletedFiles == 0 {
 			continue
 		}
-		entries, err := c.cache.get(ctx, c.meta, f.FileName)
+		entries, err := c.cache.get(ctx, c.meta, &f)
 		if err != nil {
 			return nil, false, err
 		}
@@ -125,7 +125,7 @@ func (c *TableCommit) fullCompaction(ctx context.Context, input []manifest.Manif
 		entries, ok := cache[f.FileName]
 		if !ok {
 			var err error
-			if entries, err = c.cache.get(ctx, c.meta, f.FileName); err != nil {
+			if entries, err = c.cache.get(ctx, c.meta, &f); err != nil {
 				return nil, false, err
 			}
 		}

@@ -108,12 +108,8 @@ func (r *orphanRefs) collectChangelogs(ctx context.Context, m *TableMeta) error 
 // collectSnapshot adds what one snapshot (tag, changelog) names. owner is
 // the metadata file it was read from.
 func (r *orphanRefs) collectSnapshot(ctx context.Context, owner string, s *snapshot.Snapshot) error {
-	lists := []string{s.BaseManifestList, s.DeltaManifestList}
-	if s.ChangelogManifestList != nil {
-		lists = append(lists, *s.ChangelogManifestList)
-	}
-	for _, list := range lists {
-		if list == "" {
+	for _, list := range allManifestLists(s) {
+		if list.name == "" {
 			continue
 		}
 		if err := r.collectList(ctx, owner, list); err != nil {
@@ -131,26 +127,26 @@ func (r *orphanRefs) collectSnapshot(ctx context.Context, owner string, s *snaps
 	return nil
 }
 
-func (r *orphanRefs) collectList(ctx context.Context, owner, list string) error {
-	r.names[list] = true
-	if r.read[list] {
+func (r *orphanRefs) collectList(ctx context.Context, owner string, list manifestListRef) error {
+	r.names[list.name] = true
+	if r.read[list.name] {
 		return nil
 	}
-	metas, err := r.c.meta.ReadManifestList(ctx, list)
+	metas, err := r.c.meta.readManifestList(ctx, list)
 	if errors.Is(err, iofs.ErrNotExist) {
-		r.missing[owner] = list
+		r.missing[owner] = list.name
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	r.read[list] = true
+	r.read[list.name] = true
 	for _, mf := range metas {
 		r.names[mf.FileName] = true
 		if r.read[mf.FileName] {
 			continue
 		}
-		entries, err := r.c.meta.ReadManifest(ctx, mf.FileName)
+		entries, err := r.c.meta.ReadListedManifest(ctx, &mf)
 		if errors.Is(err, iofs.ErrNotExist) {
 			r.missing[owner] = mf.FileName
 			continue

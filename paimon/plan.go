@@ -1,10 +1,13 @@
 package paimon
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -83,17 +86,26 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	var merger manifest.Merger
+	// Merge by reference: the decoded manifests stay the only copy of
+	// each entry until the splits take the files they read.
+	var merger manifest.RefMerger
+	total := 0
 	for _, es := range entries {
-		if err := merger.Add(es...); err != nil {
-			return nil, fmt.Errorf("paimon: merge manifests of snapshot %d: %w", plan.SnapshotID, err)
+		total += len(es)
+	}
+	merger.Grow(total)
+	for i, es := range entries {
+		if err := merger.Add(es); err != nil {
+			// A file added twice (by one manifest or two lists naming
+			// the same manifest): the metadata contradicts itself.
+			return nil, corrupt(meta.ManifestPath(kept[i].FileName),
+				fmt.Errorf("merging the manifests of snapshot %d: %w", plan.SnapshotID, err))
 		}
 	}
 	live := merger.Result()
 	files := live[:0]
 	skipLevel0 := st.skipLevel0()
-	for i := range live {
-		e := &live[i]
+	for _, e := range live {
 		if e.Kind != manifest.FileKindAdd {
 			continue
 		}
@@ -104,16 +116,16 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 			plan.Stats.FilesSkippedLevel0++
 			continue
 		}
-		files = append(files, *e)
+		files = append(files, e)
 	}
 	plan.Stats.Files = len(files)
 	files, err = st.pruner.pruneEntries(ctx, files, &plan.Stats)
 	if err != nil {
-		return nil, err
+		return nil, nameManifest(err, meta, kept, entries)
 	}
 	splits, err := st.makeSplits(files, plan.SnapshotID)
 	if err != nil {
-		return nil, err
+		return nil, nameManifest(err, meta, kept, entries)
 	}
 	if err := st.attachDeletionFiles(ctx, meta, splits); err != nil {
 		return nil, err
@@ -126,6 +138,34 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 	}
 	plan.Splits = splits
 	return plan, nil
+}
+
+// entryError is an error about the content of one manifest entry. Entries
+// do not know the manifest they came from; nameManifest finds it.
+type entryError struct {
+	entry *manifest.ManifestEntry
+	err   error
+}
+
+func (e *entryError) Error() string { return e.err.Error() }
+func (e *entryError) Unwrap() error { return e.err }
+
+// nameManifest turns an entryError into a CorruptError naming the manifest
+// of metas whose decoded entries (lists, in the same order) hold the entry.
+// Other errors pass through.
+func nameManifest(err error, meta *TableMeta, metas []manifest.ManifestFileMeta, lists [][]manifest.ManifestEntry) error {
+	var ee *entryError
+	if !errors.As(err, &ee) {
+		return err
+	}
+	for i, es := range lists {
+		for j := range es {
+			if &es[j] == ee.entry {
+				return corrupt(meta.ManifestPath(metas[i].FileName), ee.err)
+			}
+		}
+	}
+	return ee.err
 }
 
 // readManifests reads manifest files concurrently and returns their entries
@@ -149,7 +189,7 @@ func readManifests(ctx context.Context, meta *TableMeta, metas []manifest.Manife
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				es, err := meta.ReadManifest(ctx, metas[i].FileName)
+				es, err := meta.ReadListedManifest(ctx, &metas[i])
 				if err != nil {
 					errOnce.Do(func() { firstErr = err; cancel() })
 					continue
@@ -181,7 +221,7 @@ feed:
 // splits of about source.split.target-size bytes, counting each file as at
 // least source.split.open-file-cost (Java AppendOnlySplitGenerator with
 // BinPacking.packForOrdered).
-func (st *scanState) makeSplits(files []manifest.ManifestEntry, snapshotID int64) ([]Split, error) {
+func (st *scanState) makeSplits(files []*manifest.ManifestEntry, snapshotID int64) ([]Split, error) {
 	opts := tableOptions(st.schema.Options)
 	target, err := opts.memory(optSplitTargetSize, defaultSplitTarget)
 	if err != nil {
@@ -191,76 +231,150 @@ func (st *scanState) makeSplits(files []manifest.ManifestEntry, snapshotID int64
 	if err != nil {
 		return nil, err
 	}
+	groups := groupFiles(files)
+	// The splits' files share one allocation: the copy of the metadata the
+	// plan holds.
+	metas := make([]manifest.DataFileMeta, len(files))
+	partPaths := map[string]string{} // a table has far fewer partitions than buckets
+	var splits []Split
+	pk := len(st.schema.PrimaryKeys) > 0
+	for g, end := range groups.ends {
+		start := 0
+		if g > 0 {
+			start = groups.ends[g-1]
+		}
+		es, fs := groups.files[start:end], metas[start:end:end]
+		first := es[0]
+		pp, ok := partPaths[string(first.Partition)]
+		if !ok {
+			if pp, err = st.partitionPath(first.Partition); err != nil {
+				return nil, &entryError{first, err}
+			}
+			partPaths[string(first.Partition)] = pp
+		}
+		proto := Split{
+			SnapshotID:     snapshotID,
+			Partition:      first.Partition,
+			Bucket:         first.Bucket,
+			TotalBuckets:   first.TotalBuckets,
+			BucketPath:     bucketDirectory(st.schema, pp, first.Bucket),
+			RawConvertible: true,
+		}
+		if !pk {
+			// Read in sequence order (Java AppendOnlySplitGenerator); the
+			// sort is stable, so files of equal sequence keep the
+			// manifests' order.
+			slices.SortStableFunc(es, func(a, b *manifest.ManifestEntry) int {
+				return cmp.Compare(a.File.MinSequenceNumber, b.File.MinSequenceNumber)
+			})
+		}
+		for i, e := range es {
+			fs[i] = e.File
+		}
+		if pk {
+			splits = st.primaryKeySplits(splits, es, fs, proto, target, openCost)
+			continue
+		}
+		splits = packSplits(splits, fs, proto, target, openCost)
+	}
+	return splits, nil
+}
+
+// fileGroups are files grouped by partition and bucket, groups in order
+// of first appearance and files in their order within each group.
+type fileGroups struct {
+	files []*manifest.ManifestEntry // group after group
+	ends  []int                     // end of each group in files
+}
+
+// groupFiles groups files by partition and bucket with one pass to count
+// and one to place, so that a plan of many small buckets does not grow a
+// slice per bucket.
+func groupFiles(files []*manifest.ManifestEntry) fileGroups {
 	type groupKey struct {
 		partition string
 		bucket    int32
 	}
-	groups := map[groupKey][]manifest.ManifestEntry{}
-	var order []groupKey
-	for _, e := range files {
-		k := groupKey{string(e.Partition), e.Bucket}
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
+	index := map[groupKey]int32{}
+	parts := map[string]string{} // each partition converted to a string once
+	of := make([]int32, len(files))
+	var sizes []int
+	var last []byte // manifests list a partition's files together
+	var p string
+	for i, e := range files {
+		if i == 0 || !bytes.Equal(e.Partition, last) {
+			var ok bool
+			if p, ok = parts[string(e.Partition)]; !ok {
+				p = string(e.Partition)
+				parts[p] = p
+			}
+			last = e.Partition
 		}
-		groups[k] = append(groups[k], e)
+		k := groupKey{p, e.Bucket}
+		g, ok := index[k]
+		if !ok {
+			g = int32(len(sizes))
+			index[k] = g
+			sizes = append(sizes, 0)
+		}
+		of[i] = g
+		sizes[g]++
 	}
-	var splits []Split
-	pk := len(st.schema.PrimaryKeys) > 0
-	for _, k := range order {
-		es := groups[k]
-		if pk {
-			sp, err := st.primaryKeySplits(es, snapshotID, target, openCost)
-			if err != nil {
-				return nil, err
-			}
-			splits = append(splits, sp...)
-			continue
-		}
-		sort.SliceStable(es, func(i, j int) bool {
-			return es[i].File.MinSequenceNumber < es[j].File.MinSequenceNumber
-		})
-		dir, err := st.bucketDir(es[0].Partition, es[0].Bucket)
-		if err != nil {
-			return nil, err
-		}
-		newSplit := func() Split {
-			return Split{
-				SnapshotID:     snapshotID,
-				Partition:      es[0].Partition,
-				Bucket:         es[0].Bucket,
-				TotalBuckets:   es[0].TotalBuckets,
-				BucketPath:     dir,
-				RawConvertible: true,
-			}
-		}
-		cur := newSplit()
-		var weight int64
-		for _, e := range es {
-			w := max(e.File.FileSize, openCost)
-			if len(cur.Files) > 0 && weight+w > target {
-				splits = append(splits, cur)
-				cur, weight = newSplit(), 0
-			}
-			cur.Files = append(cur.Files, e.File)
-			weight += w
-		}
-		splits = append(splits, cur)
+	ends := make([]int, len(sizes))
+	next := make([]int, len(sizes))
+	total := 0
+	for g, n := range sizes {
+		next[g] = total
+		total += n
+		ends[g] = total
 	}
-	return splits, nil
+	out := make([]*manifest.ManifestEntry, len(files))
+	for i, e := range files {
+		out[next[of[i]]] = e
+		next[of[i]]++
+	}
+	return fileGroups{files: out, ends: ends}
+}
+
+// packSplits appends the splits of one bucket's files, in order, packed
+// into splits of about target bytes with each file weighing at least
+// openCost (Java BinPacking.packForOrdered). The splits are copies of proto
+// holding sub-slices of files.
+func packSplits(splits []Split, files []manifest.DataFileMeta, proto Split, target, openCost int64) []Split {
+	start := 0
+	var weight int64
+	for i := range files {
+		w := max(files[i].FileSize, openCost)
+		if i > start && weight+w > target {
+			sp := proto
+			sp.Files = files[start:i:i]
+			splits = append(splits, sp)
+			start, weight = i, 0
+		}
+		weight += w
+	}
+	proto.Files = files[start:len(files):len(files)]
+	return append(splits, proto)
 }
 
 // bucketDir is the directory of a bucket's data files relative to the table
 // root (Java FileStorePathFactory.relativeBucketPath).
 func (st *scanState) bucketDir(partition []byte, bucket int32) (string, error) {
-	values, err := st.pather.values(partition)
-	if err != nil {
-		return "", fmt.Errorf("%w: partition of a manifest entry: %w", ErrCorrupt, err)
-	}
-	p, err := st.pather.path(values)
+	p, err := st.partitionPath(partition)
 	if err != nil {
 		return "", err
 	}
 	return bucketDirectory(st.schema, p, bucket), nil
+}
+
+// partitionPath is the directory of a partition relative to the table root,
+// empty for unpartitioned tables.
+func (st *scanState) partitionPath(partition []byte) (string, error) {
+	values, err := st.pather.values(partition)
+	if err != nil {
+		return "", fmt.Errorf("%w: partition of a manifest entry: %w", ErrCorrupt, err)
+	}
+	return st.pather.path(values)
 }
 
 // limitSplits keeps the first splits whose row counts reach limit (Java
@@ -294,28 +408,15 @@ func fieldsByID(fields []schema.DataField) map[int]int {
 	return m
 }
 
-// primaryKeySplits makes the splits of one bucket of a primary-key table,
-// mirroring Java MergeTreeSplitGenerator.splitForBatch: when every file is
-// above level 0 and holds no retraction, and either deletion vectors or the
-// first-row engine guarantee one version per key or all files share one
-// level, the files are read one by one (raw convertible, bin-packed);
-// otherwise the bucket's files are merged, all in one split so that every
-// overlapping section stays together.
-func (st *scanState) primaryKeySplits(es []manifest.ManifestEntry, snapshotID, target, openCost int64) ([]Split, error) {
-	dir, err := st.bucketDir(es[0].Partition, es[0].Bucket)
-	if err != nil {
-		return nil, err
-	}
-	newSplit := func(raw bool) Split {
-		return Split{
-			SnapshotID:     snapshotID,
-			Partition:      es[0].Partition,
-			Bucket:         es[0].Bucket,
-			TotalBuckets:   es[0].TotalBuckets,
-			BucketPath:     dir,
-			RawConvertible: raw,
-		}
-	}
+// primaryKeySplits appends the splits of one bucket of a primary-key
+// table, mirroring Java MergeTreeSplitGenerator.splitForBatch: when every
+// file is above level 0 and holds no retraction, and either deletion
+// vectors or the first-row engine guarantee one version per key or all
+// files share one level, the files are read one by one (raw convertible,
+// bin-packed); otherwise the bucket's files are merged, all in one split so
+// that every overlapping section stays together. files holds the metadata
+// of es, in the same order.
+func (st *scanState) primaryKeySplits(splits []Split, es []*manifest.ManifestEntry, files []manifest.DataFileMeta, proto Split, target, openCost int64) []Split {
 	raw := true
 	levels := map[int32]bool{}
 	for _, e := range es {
@@ -326,25 +427,11 @@ func (st *scanState) primaryKeySplits(es []manifest.ManifestEntry, snapshotID, t
 	}
 	opts := tableOptions(st.schema.Options)
 	if raw && (opts.deletionVectors() || opts.mergeEngine() == "first-row" || len(levels) == 1) {
-		var out []Split
-		cur := newSplit(true)
-		var weight int64
-		for _, e := range es {
-			w := max(e.File.FileSize, openCost)
-			if len(cur.Files) > 0 && weight+w > target {
-				out = append(out, cur)
-				cur, weight = newSplit(true), 0
-			}
-			cur.Files = append(cur.Files, e.File)
-			weight += w
-		}
-		return append(out, cur), nil
+		return packSplits(splits, files, proto, target, openCost)
 	}
-	sp := newSplit(false)
-	for _, e := range es {
-		sp.Files = append(sp.Files, e.File)
-	}
-	return []Split{sp}, nil
+	proto.RawConvertible = false
+	proto.Files = files
+	return append(splits, proto)
 }
 
 // postponeBucket is the bucket of files written by postpone-bucket tables

@@ -27,6 +27,8 @@ type pruner struct {
 	bucketFn       binaryrow.BucketFunction
 	bucketMu       sync.Mutex
 	bucketSets     map[int32]map[int32]bool // numBuckets → selected buckets
+
+	layouts layoutCache // of file statistics, by schema
 }
 
 func newPruner(st *scanState) (*pruner, error) {
@@ -264,16 +266,16 @@ func (p *pruner) keepBucket(bucket, numBuckets int32) (bool, error) {
 
 // pruneEntries drops the live files the filter excludes by partition, bucket
 // and value statistics, counting each step.
-func (p *pruner) pruneEntries(ctx context.Context, entries []manifest.ManifestEntry, stats *PlanStats) ([]manifest.ManifestEntry, error) {
+func (p *pruner) pruneEntries(ctx context.Context, entries []*manifest.ManifestEntry, stats *PlanStats) ([]*manifest.ManifestEntry, error) {
 	if p.st.filter == nil {
 		return entries, nil
 	}
 	out := entries[:0]
-	for i := range entries {
-		e := &entries[i]
+	var sc statsScratch
+	for _, e := range entries {
 		keep, err := p.keepPartition(e.Partition)
 		if err != nil {
-			return nil, err
+			return nil, &entryError{e, err}
 		}
 		if !keep {
 			stats.FilesPrunedByPartition++
@@ -286,97 +288,14 @@ func (p *pruner) pruneEntries(ctx context.Context, entries []manifest.ManifestEn
 			stats.FilesPrunedByBucket++
 			continue
 		}
-		if keep, err = p.keepFile(ctx, &e.File); err != nil {
+		if keep, err = p.keepFile(ctx, &e.File, &sc); err != nil {
 			return nil, err
 		}
 		if !keep {
 			stats.FilesPrunedByStats++
 			continue
 		}
-		out = append(out, *e)
+		out = append(out, e)
 	}
 	return out, nil
-}
-
-// keepFile tests the filter against a data file's value statistics, mapped
-// from the schema the file was written with to the scan's schema by field
-// id (Java AppendOnlyFileStoreScan.filterByStats with SimpleStatsEvolutions).
-// Primary-key tables are not pruned by value statistics: a newer version of
-// a key in another file may replace the row the statistics describe.
-//
-// Primary-key tables are pruned by their key statistics only (Java
-// KeyValueFileStoreScan): a file none of whose keys can match holds no
-// version of a matching key, whereas value statistics describe versions a
-// newer file may replace.
-func (p *pruner) keepFile(ctx context.Context, f *manifest.DataFileMeta) (bool, error) {
-	st := p.st
-	fileSchema, err := st.schemas.get(ctx, f.SchemaID)
-	if err != nil {
-		return false, err
-	}
-	statFields := fileSchema.Fields
-	stats := f.ValueStats
-	if len(st.schema.PrimaryKeys) > 0 {
-		statFields = fileSchema.TrimmedPrimaryKeyFields()
-		stats = f.KeyStats
-	} else if f.ValueStatsCols != nil {
-		statFields = make([]schema.DataField, 0, len(f.ValueStatsCols))
-		for _, name := range f.ValueStatsCols {
-			fld, ok := fileSchema.FieldByName(name)
-			if !ok {
-				return true, nil
-			}
-			statFields = append(statFields, fld)
-		}
-	}
-	cur := st.fieldPos
-	var types []schema.DataType
-	var idx []int
-	var convert []bool
-	for _, fld := range statFields {
-		types = append(types, fld.Type)
-		i, ok := cur[fld.ID]
-		if !ok {
-			i = -1
-		}
-		idx = append(idx, i)
-		convert = append(convert, ok && !fld.Type.EqualIgnoreFieldIDs(st.schema.Fields[i].Type))
-	}
-	minRow, err1 := decodeStatsRow(stats.MinValues, types)
-	maxRow, err2 := decodeStatsRow(stats.MaxValues, types)
-	if err1 != nil || err2 != nil {
-		return true, nil
-	}
-	n := len(st.schema.Fields)
-	mins, maxs, nulls := make([]any, n), make([]any, n), make([]*int64, n)
-	for j, i := range idx {
-		if i < 0 {
-			continue
-		}
-		if j < len(stats.NullCounts) {
-			nulls[i] = stats.NullCounts[j]
-		}
-		lo, hi := minRow[j], maxRow[j]
-		if convert[j] {
-			var ok1, ok2 bool
-			lo, ok1 = castStat(lo, statFields[j].Type, st.schema.Fields[i].Type)
-			hi, ok2 = castStat(hi, statFields[j].Type, st.schema.Fields[i].Type)
-			if !ok1 || !ok2 {
-				lo, hi = nil, nil
-				nulls[i] = nil
-			}
-		}
-		mins[i], maxs[i] = lo, hi
-	}
-	if len(st.schema.PrimaryKeys) > 0 {
-		return st.filter.TestStats(f.RowCount, mins, maxs, nulls), nil
-	}
-	// Fields added after the file was written are all NULL in it.
-	for i, fld := range st.schema.Fields {
-		if _, ok := fileSchema.FieldByID(fld.ID); !ok {
-			rc := f.RowCount
-			nulls[i] = &rc
-		}
-	}
-	return st.filter.TestStats(f.RowCount, mins, maxs, nulls), nil
 }

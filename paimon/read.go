@@ -116,9 +116,13 @@ func (r *splitReader) readDeletionFiles(ctx context.Context, sp *Split) (map[str
 		if err != nil {
 			return nil, fmt.Errorf("paimon: deletion vector of %s: %w", sp.Files[i].FileName, err)
 		}
-		if df.Offset < 0 || df.Offset > math.MaxInt32 || df.Length < 0 || df.Length > math.MaxInt32 {
+		// A range outside the index file: the plan checks the ranges an
+		// index manifest records, so this is an index file shorter than
+		// its metadata says (or a split built by hand).
+		if df.Offset < 0 || df.Offset > math.MaxInt32 || df.Length < 0 || df.Length > math.MaxInt32 || df.Offset+df.Length > file.Size() {
 			file.Close()
-			return nil, fmt.Errorf("%w: deletion vector range %d+%d in %s", ErrInvalidSplit, df.Offset, df.Length, p)
+			return nil, corrupt(p, fmt.Errorf("deletion vector of %s at %d+%d is outside the file's %d bytes",
+				sp.Files[i].FileName, df.Offset, df.Length, file.Size()))
 		}
 		dm := index.DVMeta{DataFile: sp.Files[i].FileName, Offset: int32(df.Offset), Length: int32(df.Length)}
 		if df.Cardinality >= 0 {

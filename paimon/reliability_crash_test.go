@@ -162,7 +162,6 @@ func crashPoints(log []faultfs.Step, stride int) []int {
 // crashTally sums up a test's figures.
 type crashTally struct {
 	runs, faults, landed, notLanded, leaky, orphans, rowsLost int
-	known                                                     map[string]int // tolerated leaks by finding
 }
 
 func TestCrashRecovery(t *testing.T) {
@@ -209,7 +208,7 @@ func testFaultRecovery(t *testing.T, kind faultfs.Kind) {
 				require.NoError(t, err)
 				require.Equal(t, op.after, rows)
 
-				tally := crashTally{known: map[string]int{}}
+				tally := crashTally{}
 				tally.runs++
 				for _, k := range points {
 					for _, after := range []bool{false, true} {
@@ -238,8 +237,8 @@ func testFaultRecovery(t *testing.T, kind faultfs.Kind) {
 					require.Positive(t, tally.landed, "some crash points come after the publish")
 					require.Positive(t, tally.notLanded, "some crash points come before the publish")
 				}
-				relFigures(t, "steps %d, stride %d, fault points %d, operations run %d, %s faults injected %d, landed %d, not landed %d, failed commits that left files %d, orphan files removed %d, rows lost %d, known leaks %v",
-					steps, stride, len(points), tally.runs, kind, tally.faults, tally.landed, tally.notLanded, tally.leaky, tally.orphans, tally.rowsLost, tally.known)
+				relFigures(t, "steps %d, stride %d, fault points %d, operations run %d, %s faults injected %d, landed %d, not landed %d, failed commits that left files %d, orphan files removed %d, rows lost %d",
+					steps, stride, len(points), tally.runs, kind, tally.faults, tally.landed, tally.notLanded, tally.leaky, tally.orphans, tally.rowsLost)
 			})
 		}
 	}
@@ -418,32 +417,7 @@ func checkOwnCleanup(t *testing.T, tally *crashTally, op crashOp, inner fs.FS, b
 		return
 	}
 	tally.leaky++
-	if known := knownLeak(log[fault.Step-1], fault); known != "" && os.Getenv("PAIMON_RELIABILITY_STRICT") == "" {
-		tally.known[known]++
-		return
-	}
-	{
-		sortStrings(left)
-		t.Errorf("%s (%s %s): the operation failed with %v and left %d files: %v\nsteps:\n%s",
-			fault, faulted, log[fault.Step-1].Name, opErr, len(left), left, tailLog(ffs, 12))
-	}
-}
-
-// knownLeak names the reported library findings that explain a failed
-// commit leaving files behind (see RELIABILITY.md, "Findings"); "" for any
-// other leak, which fails the test. PAIMON_RELIABILITY_STRICT=1 fails on
-// the known ones too, to check their fixes.
-func knownLeak(step faultfs.Step, fault faultfs.Fault) string {
-	readOp := step.Op == faultfs.OpStat || step.Op == faultfs.OpList || step.Op == faultfs.OpOpen || step.Op == faultfs.OpReadAt
-	switch {
-	case step.Op == faultfs.OpClose && fault.After:
-		// F2: a data file or manifest whose publish landed although Close
-		// reported an error is not removed.
-		return "F2-lost-ack"
-	case readOp && strings.Contains(step.Name, "/snapshot/"):
-		// F1: Commit and Overwrite return a failure of the committed-before
-		// check without removing the messages' files.
-		return "F1-committed-before"
-	}
-	return ""
+	sortStrings(left)
+	t.Errorf("%s (%s %s): the operation failed with %v and left %d files: %v\nsteps:\n%s",
+		fault, faulted, log[fault.Step-1].Name, opErr, len(left), left, tailLog(ffs, 12))
 }

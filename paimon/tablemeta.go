@@ -293,9 +293,18 @@ func (m *TableMeta) ReadTag(ctx context.Context, name string) (*snapshot.Tag, er
 	return t, nil
 }
 
-// ReadManifestList reads a manifest list by its bare name.
+// ReadManifestList reads a manifest list by its bare name. It cannot tell
+// a list cut at an Avro block boundary from a shorter one: prefer
+// DataManifests, DeltaManifests and ChangelogManifests, which check the
+// size the snapshot records.
 func (m *TableMeta) ReadManifestList(ctx context.Context, name string) ([]manifest.ManifestFileMeta, error) {
-	p := m.ManifestPath(name)
+	return m.readManifestList(ctx, manifestListRef{name: name})
+}
+
+// readManifestList reads a manifest list and checks its length against the
+// size its snapshot records, when it records one.
+func (m *TableMeta) readManifestList(ctx context.Context, ref manifestListRef) ([]manifest.ManifestFileMeta, error) {
+	p := m.ManifestPath(ref.name)
 	b, err := m.read(ctx, p)
 	if err != nil {
 		return nil, err
@@ -304,19 +313,46 @@ func (m *TableMeta) ReadManifestList(ctx context.Context, name string) ([]manife
 	if err != nil {
 		return nil, corrupt(p, err)
 	}
+	if ref.size != nil {
+		if err := checkRecordedSize(p, len(b), *ref.size, "the snapshot"); err != nil {
+			return nil, err
+		}
+	}
 	return metas, nil
 }
 
-// ReadManifest reads a manifest file by its bare name.
+// ReadManifest reads a manifest file by its bare name. It cannot tell a
+// manifest cut at an Avro block boundary from a shorter one: prefer
+// ReadListedManifest.
 func (m *TableMeta) ReadManifest(ctx context.Context, name string) ([]manifest.ManifestEntry, error) {
+	return m.readManifest(ctx, name, 0, 0)
+}
+
+// ReadListedManifest reads the manifest a manifest list record names and
+// checks that the file has the size the record holds (Java reads manifests
+// with ManifestFileMeta.fileSize as their length, so a shorter file fails
+// there too). A size of 0 or less is not checked.
+func (m *TableMeta) ReadListedManifest(ctx context.Context, mf *manifest.ManifestFileMeta) ([]manifest.ManifestEntry, error) {
+	return m.readManifest(ctx, mf.FileName, mf.FileSize, mf.NumAddedFiles+mf.NumDeletedFiles)
+}
+
+// readManifest reads a manifest; count is the number of entries its
+// manifest list records (0: unknown), so that the entries are allocated
+// once. It is only trusted as far as the file could hold that many: a
+// Java manifest spends far more than 16 bytes on an entry, even
+// compressed.
+func (m *TableMeta) readManifest(ctx context.Context, name string, size, count int64) ([]manifest.ManifestEntry, error) {
 	p := m.ManifestPath(name)
 	b, err := m.read(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := manifest.ReadManifest(bytes.NewReader(b))
+	entries, err := manifest.ReadManifestN(bytes.NewReader(b), int(max(0, min(count, int64(len(b)/16)))))
 	if err != nil {
 		return nil, corrupt(p, err)
+	}
+	if err := checkRecordedSize(p, len(b), size, "its manifest list"); err != nil {
+		return nil, err
 	}
 	return entries, nil
 }
@@ -336,14 +372,36 @@ func (m *TableMeta) ReadIndexManifest(ctx context.Context, name string) ([]manif
 }
 
 // DataManifests reads the base and delta manifest lists of a snapshot, in
-// that order (the order matters: a DELETE entry may only follow its ADD).
+// that order (the order matters: a DELETE entry may only follow its ADD),
+// checking each list's length against the size the snapshot records (Java
+// ManifestList.readDataManifests).
 func (m *TableMeta) DataManifests(ctx context.Context, s *snapshot.Snapshot) ([]manifest.ManifestFileMeta, error) {
+	return m.readManifestLists(ctx, dataManifestLists(s))
+}
+
+// DeltaManifests reads the delta manifest list of a snapshot, checking its
+// recorded size (Java ManifestList.readDeltaManifests).
+func (m *TableMeta) DeltaManifests(ctx context.Context, s *snapshot.Snapshot) ([]manifest.ManifestFileMeta, error) {
+	return m.readManifestLists(ctx, []manifestListRef{{s.DeltaManifestList, s.DeltaManifestListSize}})
+}
+
+// ChangelogManifests reads the changelog manifest list of a snapshot, none
+// when it has none, checking its recorded size (Java
+// ManifestList.readChangelogManifests).
+func (m *TableMeta) ChangelogManifests(ctx context.Context, s *snapshot.Snapshot) ([]manifest.ManifestFileMeta, error) {
+	if s.ChangelogManifestList == nil {
+		return nil, nil
+	}
+	return m.readManifestLists(ctx, []manifestListRef{{*s.ChangelogManifestList, s.ChangelogManifestListSize}})
+}
+
+func (m *TableMeta) readManifestLists(ctx context.Context, refs []manifestListRef) ([]manifest.ManifestFileMeta, error) {
 	var out []manifest.ManifestFileMeta
-	for _, name := range []string{s.BaseManifestList, s.DeltaManifestList} {
-		if name == "" {
+	for _, ref := range refs {
+		if ref.name == "" {
 			continue
 		}
-		metas, err := m.ReadManifestList(ctx, name)
+		metas, err := m.readManifestList(ctx, ref)
 		if err != nil {
 			return nil, err
 		}

@@ -6,23 +6,16 @@ import (
 
 	"github.com/paimon-go/paimon-go/catalog"
 	_ "github.com/paimon-go/paimon-go/catalog/filesystem" // metastore "filesystem"
-	"github.com/paimon-go/paimon-go/fs/blobfs"
-	_ "github.com/paimon-go/paimon-go/fs/localfs" // file:// and plain paths
-	_ "github.com/paimon-go/paimon-go/fs/memfs"   // mem://
+	_ "github.com/paimon-go/paimon-go/fs/blobfs/azurefs"  // azblob://
+	_ "github.com/paimon-go/paimon-go/fs/blobfs/gcsfs"    // gs://
+	_ "github.com/paimon-go/paimon-go/fs/blobfs/s3fs"     // s3://
+	_ "github.com/paimon-go/paimon-go/fs/localfs"         // file:// and plain paths
+	_ "github.com/paimon-go/paimon-go/fs/memfs"           // mem://
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
 // warehouseEnv names the environment variable --warehouse defaults to.
 const warehouseEnv = "PAIMON_WAREHOUSE"
-
-func init() {
-	// s3://, gs:// and azblob:// resolve through gocloud.dev/blob. Opening
-	// a bucket still needs its gocloud driver linked (see the package
-	// documentation); registering the schemes here means such a URI fails
-	// with gocloud's "no driver registered" message rather than fs's
-	// "unknown scheme".
-	blobfs.RegisterSchemes()
-}
 
 // warehouseFlag returns the --warehouse value, or $PAIMON_WAREHOUSE when the
 // flag is empty; "" when neither is set.

@@ -192,8 +192,23 @@
 //
 // # Cloud storage
 //
-// The command registers the s3, gs and azblob schemes with fs/blobfs.
-// Opening a bucket also needs the gocloud.dev driver for its scheme linked
-// into the binary; until a driver package is linked, such URIs fail with
-// gocloud's "no driver registered" error.
+// The command links fs/blobfs/s3fs, gcsfs and azurefs, so s3://, gs:// and
+// azblob:// warehouses work out of the box. Endpoints and credentials come
+// from each cloud's standard environment, never from flags or table
+// options; see those packages for details. In short:
+//
+//   - s3://bucket/path: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+//     AWS_REGION, AWS_PROFILE and ~/.aws; AWS_ENDPOINT_URL_S3 for
+//     S3-compatible servers. URI parameters such as
+//     ?endpoint=...&region=...&use_path_style=true override them.
+//   - gs://bucket/path: Application Default Credentials
+//     (GOOGLE_APPLICATION_CREDENTIALS, gcloud); STORAGE_EMULATOR_HOST for
+//     an emulator; ?anonymous=true for public buckets.
+//   - azblob://container/path: AZURE_STORAGE_ACCOUNT with
+//     AZURE_STORAGE_KEY, AZURE_STORAGE_SAS_TOKEN or
+//     AZURE_STORAGE_CONNECTION_STRING (else Azure's default credential);
+//     AZURE_STORAGE_DOMAIN/_PROTOCOL or ?domain=...&protocol=http for
+//     Azurite.
+//
+// An unknown URI parameter is an error.
 package main

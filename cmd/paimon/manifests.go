@@ -53,19 +53,18 @@ func manifestRows(ctx context.Context, src *snapshotSource, emit func([]any) err
 	if src.snap == nil {
 		return nil // Java logs "Check if your snapshot is empty." and lists nothing
 	}
-	names := []string{src.snap.BaseManifestList, src.snap.DeltaManifestList}
-	if src.snap.ChangelogManifestList != nil {
-		names = append(names, *src.snap.ChangelogManifestList)
+	// The library reads the lists checking the sizes the snapshot records,
+	// so a truncated list fails instead of listing fewer manifests.
+	data, err := src.meta.DataManifests(ctx, src.snap)
+	if err != nil {
+		return err
+	}
+	changelog, err := src.meta.ChangelogManifests(ctx, src.snap)
+	if err != nil {
+		return err
 	}
 	parts := src.schema.PartitionFields()
-	for _, name := range names {
-		if name == "" {
-			continue
-		}
-		metas, err := src.meta.ReadManifestList(ctx, name)
-		if err != nil {
-			return err
-		}
+	for _, metas := range [][]manifest.ManifestFileMeta{data, changelog} {
 		for i := range metas {
 			m := &metas[i]
 			lo, err := partitionStatsText(m.PartitionStats.MinValues, parts)
@@ -305,7 +304,7 @@ func readManifestsConcurrently(ctx context.Context, meta *paimon.TableMeta, meta
 					errs[i] = ctx.Err()
 					continue
 				}
-				out[i], errs[i] = meta.ReadManifest(ctx, metas[i].FileName)
+				out[i], errs[i] = meta.ReadListedManifest(ctx, &metas[i])
 			}
 		}()
 	}

@@ -17,6 +17,14 @@
 // [ErrUnsupportedVersion]; bad bytes give an error wrapping [ErrCorrupt].
 // Errors do not name the file: callers add the path they read from.
 //
+// Manifest entries, one per data file and the bulk of what planning reads,
+// are decoded by code compiled once per writer schema rather than by
+// reflection, and the bytes fields of the entries of one Avro block are
+// views of one copy of that block. [ReadManifestN] takes
+// the entry count the manifest list records, so that the result is
+// allocated once. [RefMerger] merges the ADD and DELETE entries of many
+// manifests by reference, without copying them.
+//
 // # Writing
 //
 // [WriteManifestList], [WriteManifest] and [WriteIndexManifest] write the

@@ -1,6 +1,8 @@
 package manifest_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -89,4 +91,75 @@ func TestMergerIncremental(t *testing.T) {
 	e := add("f")
 	e.Bucket = 3
 	require.ErrorIs(t, m.Add(e), manifest.ErrDuplicateAdd)
+}
+
+// TestRefMergerMatchesMerger feeds the same random batches of ADD and
+// DELETE entries to both mergers: they fail on the same entry or return the
+// same entries in the same order. Kinds follow the files' states, so that
+// most rounds run long enough to cancel thousands of pairs (compaction)
+// and a few end on an error.
+func TestRefMergerMatchesMerger(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	compacted, failed := 0, 0
+	for round := range 20 {
+		var m manifest.Merger
+		var r manifest.RefMerger
+		if round%2 == 0 {
+			r.Grow(100)
+		}
+		files := 50 + rng.IntN(3000)
+		state := map[string]int{} // 0 absent, 1 added, 2 deleted before its add
+		removed := 0
+	batches:
+		for batch := range 30 {
+			es := make([]manifest.ManifestEntry, rng.IntN(400))
+			for i := range es {
+				name, level := fmt.Sprintf("f%d", rng.IntN(files)), int32(rng.IntN(2))
+				key := fmt.Sprint(name, level)
+				kind := manifest.FileKindAdd
+				switch st := state[key]; {
+				case st == 0 && rng.IntN(10) == 0, st != 0 && rng.IntN(2000) != 0:
+					kind = manifest.FileKindDelete
+				}
+				switch {
+				case kind == manifest.FileKindDelete && state[key] == 0:
+					state[key] = 2
+				case kind == manifest.FileKindDelete:
+					state[key] = 0
+					removed++
+				default:
+					state[key] = 1
+				}
+				es[i] = entry(kind, name, level)
+				es[i].Partition = []byte{byte(len(name))}
+			}
+			errM := m.Add(es...)
+			errR := r.Add(es)
+			require.Equal(t, errM == nil, errR == nil, "round %d batch %d: %v / %v", round, batch, errM, errR)
+			if errM != nil {
+				require.ErrorIs(t, errR, manifest.ErrDuplicateAdd)
+				require.Equal(t, errM.Error(), errR.Error())
+				failed++
+				break batches
+			}
+			require.Equal(t, m.Len(), r.Len())
+			if batch%5 != 4 {
+				continue
+			}
+			want := m.Result()
+			got := r.Result()
+			require.Len(t, got, len(want))
+			for i := range want {
+				if want[i].Identifier() != got[i].Identifier() || want[i].Kind != got[i].Kind {
+					t.Fatalf("round %d batch %d entry %d: %s %s, want %s %s", round, batch, i,
+						got[i].Kind, got[i].Identifier(), want[i].Kind, want[i].Identifier())
+				}
+			}
+		}
+		if removed > 2048 {
+			compacted++
+		}
+	}
+	require.Positive(t, compacted, "rounds that cancelled enough pairs to compact")
+	require.Positive(t, failed, "rounds that ended on a duplicate ADD")
 }

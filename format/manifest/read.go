@@ -8,11 +8,13 @@ import (
 	"github.com/paimon-go/paimon-go/internal/avro"
 )
 
-// Reader schemas: the 1.4.2 writer schemas. Resolution against each file's
-// own writer schema fills fields the file lacks with null and skips fields
-// this version does not know.
+// Reader schemas of manifest lists and index manifests: the 1.4.2 writer
+// schemas. Resolution against each file's own writer schema fills fields
+// the file lacks with null and skips fields this version does not know.
+// Manifest entries are decoded by an entryProgram instead (entry_program.go),
+// with the same rules.
 var (
-	manifestEntrySchema      = avro.MustParseSchema(manifestEntrySchemaJSON)
+	manifestEntrySchema      = avro.MustParseSchema(manifestEntrySchemaJSON) // written; read by entryProgram
 	manifestFileMetaSchema   = avro.MustParseSchema(manifestFileMetaSchemaJSON)
 	indexManifestEntrySchema = avro.MustParseSchema(indexManifestEntrySchemaJSON)
 )
@@ -21,25 +23,22 @@ var (
 // manifest. It holds one Avro block in memory at a time. A Reader is not
 // safe for concurrent use.
 type Reader[T any] struct {
-	r      *avro.Reader
-	decode func(*avro.Reader) (T, error)
-	n      int // records returned so far
-	err    error
+	next  func(*T) error // decodes the next record, io.EOF after the last
+	close func() error
+	n     int // records returned so far
+	err   error
 }
 
 // Next returns the next record, or io.EOF after the last one. After any
 // other error the Reader is unusable and Next keeps returning that error.
 // The returned value shares nothing with later records.
 func (r *Reader[T]) Next() (T, error) {
-	var zero T
+	var v T
 	if r.err != nil {
-		return zero, r.err
+		return v, r.err
 	}
-	v, err := r.decode(r.r)
-	if err != nil {
-		if err != io.EOF {
-			err = fmt.Errorf("record %d: %w", r.n, err)
-		}
+	if err := r.next(&v); err != nil {
+		var zero T
 		r.err = err
 		return zero, err
 	}
@@ -49,12 +48,16 @@ func (r *Reader[T]) Next() (T, error) {
 
 // Close releases the Reader's resources. It does not close the underlying
 // io.Reader.
-func (r *Reader[T]) Close() error { return r.r.Close() }
+func (r *Reader[T]) Close() error { return r.close() }
 
 // NewManifestReader reads the header of a manifest file from r and returns a
 // Reader of its entries.
 func NewManifestReader(r io.Reader) (*Reader[ManifestEntry], error) {
-	return newReader(r, manifestEntrySchema, decodeManifestEntry)
+	d, err := newEntryDecoder(r)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader[ManifestEntry]{next: d.next, close: d.close}, nil
 }
 
 // NewManifestListReader reads the header of a manifest list from r and
@@ -69,9 +72,59 @@ func NewIndexManifestReader(r io.Reader) (*Reader[IndexManifestEntry], error) {
 	return newReader(r, indexManifestEntrySchema, decodeIndexManifestEntry)
 }
 
-// ReadManifest decodes all entries of a manifest file.
+// ReadManifest decodes all entries of a manifest file. The bytes fields of
+// the entries of one Avro block are views of one copy of that block (no two
+// fields overlap), so an entry kept keeps its block's memory alive.
 func ReadManifest(r io.Reader) ([]ManifestEntry, error) {
-	return readAll(NewManifestReader(r))
+	return ReadManifestN(r, 0)
+}
+
+// ReadManifestN is ReadManifest for a caller that expects n entries (the
+// NumAddedFiles + NumDeletedFiles its manifest list records): the result is
+// allocated once. n is only a hint; 0 means unknown, and a wrong n costs a
+// copy, never a wrong result. Callers bound n by what the file can hold.
+func ReadManifestN(r io.Reader, n int) ([]ManifestEntry, error) {
+	d, err := newEntryDecoder(r)
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	if n > 0 {
+		return d.readInto(make([]ManifestEntry, 0, n))
+	}
+	// Unknown size: decode each block into its own exactly sized slice and
+	// join them once at the end. Entries are large, and growing one slice
+	// block by block would copy them over and over.
+	var blocks [][]ManifestEntry
+	total := 0
+	for {
+		n, err := d.nextBlock()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		b := make([]ManifestEntry, n)
+		for i := range b {
+			if err := d.decode(&b[i]); err != nil {
+				return nil, err
+			}
+		}
+		blocks = append(blocks, b)
+		total += n
+	}
+	switch len(blocks) {
+	case 0:
+		return nil, nil
+	case 1:
+		return blocks[0], nil
+	}
+	out := make([]ManifestEntry, 0, total)
+	for _, b := range blocks {
+		out = append(out, b...)
+	}
+	return out, nil
 }
 
 // ReadManifestList decodes all records of a manifest list.
@@ -84,12 +137,23 @@ func ReadIndexManifest(r io.Reader) ([]IndexManifestEntry, error) {
 	return readAll(NewIndexManifestReader(r))
 }
 
+// newReader reads records with internal/avro's reflective Reader, resolved
+// against the reader schema s.
 func newReader[T any](r io.Reader, s *avro.Schema, decode func(*avro.Reader) (T, error)) (*Reader[T], error) {
 	ar, err := avro.NewReader(r, s)
 	if err != nil {
 		return nil, classify(err)
 	}
-	return &Reader[T]{r: ar, decode: decode}, nil
+	rd := &Reader[T]{close: ar.Close}
+	rd.next = func(v *T) error {
+		var err error
+		*v, err = decode(ar)
+		if err != nil && err != io.EOF {
+			err = fmt.Errorf("record %d: %w", rd.n, err)
+		}
+		return err
+	}
+	return rd, nil
 }
 
 func readAll[T any](r *Reader[T], err error) ([]T, error) {
@@ -134,23 +198,6 @@ func checkVersion(got, want int32) error {
 
 func corruptf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
-}
-
-func decodeManifestEntry(ar *avro.Reader) (ManifestEntry, error) {
-	var rec manifestEntryRecord
-	if err := ar.Decode(&rec); err != nil {
-		if err == io.EOF {
-			return ManifestEntry{}, err
-		}
-		return ManifestEntry{}, classify(err)
-	}
-	if err := checkVersion(rec.Version, manifestEntryVersion); err != nil {
-		return ManifestEntry{}, err
-	}
-	if err := checkManifestEntry(&rec.ManifestEntry); err != nil {
-		return ManifestEntry{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
-	}
-	return rec.ManifestEntry, nil
 }
 
 func decodeManifestFileMeta(ar *avro.Reader) (ManifestFileMeta, error) {

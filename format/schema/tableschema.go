@@ -289,9 +289,17 @@ func writeOptions(w *jackson.Writer, opts map[string]string, order []string) {
 // partition and primary keys that name distinct columns, primary keys not
 // made only of partition keys, a numeric "bucket" option, and "bucket-key"
 // columns that exist, are not partition keys and are part of the primary
-// key when there is one. Errors wrap ErrInvalidSchema or ErrInvalidType.
+// key when there is one. Field ids must be unique across all nesting
+// levels too: Java checks that only when it creates a schema
+// (RowType.collectFieldIds, "Broken schema, field id N is duplicated"),
+// but readers map data file columns to table columns by id, so a file that
+// repeats one cannot be read correctly. Errors wrap ErrInvalidSchema or
+// ErrInvalidType.
 func (s *TableSchema) Validate() error {
 	if err := validateFields(s.Fields, 0); err != nil {
+		return err
+	}
+	if _, err := HighestFieldID(s.Fields); err != nil {
 		return err
 	}
 	if err := checkKeys(s.Fields, s.PartitionKeys, s.PrimaryKeys); err != nil {

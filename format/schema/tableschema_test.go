@@ -162,6 +162,16 @@ func TestDecodeErrors(t *testing.T) {
 		{"bucket key in partition", map[string]string{"partitionKeys": `["p"]`, "options": `{"bucket":"2","bucket-key":"p"}`}, "partition key"},
 		{"bucket key outside pk", map[string]string{"primaryKeys": `["a"]`, "options": `{"bucket":"2","bucket-key":"p"}`}, "part of the primary key"},
 		{"comment number", map[string]string{"comment": `5`}, "expected a string"},
+		// Field ids must be unique at every depth (F4 of RELIABILITY.md).
+		{"duplicate field id", map[string]string{"fields": `[{"id":0,"name":"a","type":"INT"},{"id":0,"name":"b","type":"INT"}]`}, "field id 0 is duplicated"},
+		{"nested id repeats a column's", map[string]string{"fields": `[{"id":0,"name":"a","type":"INT"},` +
+			`{"id":1,"name":"r","type":{"type":"ROW","fields":[{"id":0,"name":"x","type":"INT"}]}}]`, "highestFieldId": `1`}, "field id 0 is duplicated"},
+		{"ids repeated inside a row", map[string]string{"fields": `[{"id":2,"name":"r","type":{"type":"ROW","fields":[` +
+			`{"id":0,"name":"x","type":"INT"},{"id":0,"name":"y","type":"INT"}]}}]`, "highestFieldId": `2`}, "field id 0 is duplicated"},
+		{"ids repeated across array and map rows", map[string]string{"fields": `[` +
+			`{"id":1,"name":"l","type":{"type":"ARRAY","element":{"type":"ROW","fields":[{"id":0,"name":"x","type":"INT"}]}}},` +
+			`{"id":3,"name":"m","type":{"type":"MAP","key":"INT NOT NULL","value":{"type":"ROW","fields":[{"id":0,"name":"y","type":"INT"}]}}}]`,
+			"highestFieldId": `3`}, "field id 0 is duplicated"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

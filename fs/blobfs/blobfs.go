@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"os"
 	"path"
@@ -26,6 +25,21 @@ type Options struct {
 	// UploadBufferSize is the part size for multipart uploads
 	// (blob.WriterOptions.BufferSize). Zero lets the driver choose.
 	UploadBufferSize int
+
+	// Retry bounds the retries of reads and of create-if-absent
+	// verification; nil means the defaults of [RetryPolicy].
+	Retry *RetryPolicy
+
+	// Markers describes driver-specific directory markers; the zero value
+	// recognises only the portable "dir/" objects. The driver packages
+	// (azurefs) fill it in.
+	Markers Markers
+
+	// ErrorCode, if set, classifies the bucket's errors in place of
+	// gcerrors.Code, for drivers whose own classification is wrong
+	// (s3fs sets it; see there). Everything blobfs decides — not found,
+	// lost race, retry — follows its answer.
+	ErrorCode func(error) gcerrors.ErrorCode
 }
 
 // FS is an fs.FS over a *blob.Bucket. It implements fs.RemoveAllFS and
@@ -36,6 +50,8 @@ type FS struct {
 	owns       bool   // Close closes the bucket
 	fileDriver bool   // fileblob: IfNotExist is refused
 	bufSize    int
+	retry      retrier
+	markers    Markers
 }
 
 var (
@@ -57,10 +73,32 @@ func New(bucket *blob.Bucket, prefix string, opts *Options) (*FS, error) {
 	if prefix != "" && !fs.ValidName(prefix) {
 		return nil, fmt.Errorf("blobfs: prefix %q: %w", prefix, fs.ErrInvalidName)
 	}
-	f := &FS{bucket: bucket, prefix: prefix, fileDriver: isFileBucket(bucket)}
+	var o Options
 	if opts != nil {
-		f.bufSize = opts.UploadBufferSize
+		o = *opts
 	}
+	return &FS{
+		bucket:     bucket,
+		prefix:     prefix,
+		fileDriver: isFileBucket(bucket),
+		bufSize:    o.UploadBufferSize,
+		retry:      retrier{o.Retry.withDefaults(), o.ErrorCode},
+		markers:    o.Markers,
+	}, nil
+}
+
+// Own is New for a bucket the caller hands over: Close on the result
+// closes bucket, and Own closes it itself when it fails. Driver packages
+// (s3fs, gcsfs, azurefs) build their file systems this way.
+func Own(bucket *blob.Bucket, prefix string, opts *Options) (*FS, error) {
+	f, err := New(bucket, prefix, opts)
+	if err != nil {
+		if bucket != nil {
+			bucket.Close()
+		}
+		return nil, err
+	}
+	f.owns = true
 	return f, nil
 }
 
@@ -73,13 +111,7 @@ func Open(ctx context.Context, bucketURL, prefix string, opts *Options) (*FS, er
 	if err != nil {
 		return nil, fmt.Errorf("blobfs: open bucket %s: %w", bucketURL, err)
 	}
-	f, err := New(b, prefix, opts)
-	if err != nil {
-		b.Close()
-		return nil, err
-	}
-	f.owns = true
-	return f, nil
+	return Own(b, prefix, opts)
 }
 
 // isFileBucket recognises the fileblob driver: it is the only driver whose
@@ -119,13 +151,13 @@ func (f *FS) dirPrefix(name string) string {
 }
 
 // mapErr turns a gocloud error into the fs error contract.
-func mapErr(op, name string, err error) error {
+func (c classifier) mapErr(op, name string, err error) error {
 	if err == nil {
 		return nil
 	}
 	// fileblob reports a path through a file ("file/child") as ENOTDIR;
 	// for an object store that key simply does not exist.
-	if gcerrors.Code(err) == gcerrors.NotFound || errors.Is(err, syscall.ENOTDIR) {
+	if c.code(err) == gcerrors.NotFound || errors.Is(err, syscall.ENOTDIR) {
 		return fs.NotExist(op, name, err)
 	}
 	return fs.PathErr(op, name, err)
@@ -141,12 +173,50 @@ func (f *FS) Open(ctx context.Context, name string) (fs.File, error) {
 		return nil, err
 	}
 	key := f.key(name)
-	attrs, err := f.bucket.Attributes(ctx, key)
+	attrs, err := f.attributes(ctx, key)
 	if err != nil {
-		return nil, mapErr(op, name, err)
+		return nil, f.retry.mapErr(op, name, err)
 	}
-	return &file{ctx: ctx, bucket: f.bucket, key: key, name: name, size: attrs.Size}, nil
+	if f.isMarker(attrs) {
+		return nil, fs.PathErr(op, name, errIsDir)
+	}
+	return &file{ctx: ctx, bucket: f.bucket, retry: f.retry, key: key, name: name, size: attrs.Size}, nil
 }
+
+// errIsDir is the cause when Open meets a directory marker object.
+var errIsDir = errors.New("blobfs: is a directory")
+
+// attributes looks up an object's attributes, retrying transient errors.
+func (f *FS) attributes(ctx context.Context, key string) (*blob.Attributes, error) {
+	var attrs *blob.Attributes
+	err := f.retry.do(ctx, func() error {
+		var err error
+		attrs, err = f.bucket.Attributes(ctx, key)
+		return err
+	})
+	return attrs, err
+}
+
+// listPage fetches one listing page, retrying transient errors.
+func (f *FS) listPage(ctx context.Context, token []byte, size int, opts *blob.ListOptions) ([]*blob.ListObject, []byte, error) {
+	var objs []*blob.ListObject
+	var next []byte
+	err := f.retry.do(ctx, func() error {
+		var err error
+		objs, next, err = f.bucket.ListPage(ctx, token, size, opts)
+		return err
+	})
+	return objs, next, err
+}
+
+// listOptions returns the options for a listing below prefix.
+func (f *FS) listOptions(prefix, delim string) *blob.ListOptions {
+	return &blob.ListOptions{Prefix: prefix, Delimiter: delim, BeforeList: f.markers.BeforeList}
+}
+
+// listPageSize is the number of objects asked for per listing request
+// (the S3 and GCS maximum).
+const listPageSize = 1000
 
 // ReadFile reads the whole object with one request. See fs.ReadFileFS.
 func (f *FS) ReadFile(ctx context.Context, name string) ([]byte, error) {
@@ -157,9 +227,14 @@ func (f *FS) ReadFile(ctx context.Context, name string) ([]byte, error) {
 	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return nil, err
 	}
-	b, err := f.bucket.ReadAll(ctx, f.key(name))
+	var b []byte
+	err := f.retry.do(ctx, func() error {
+		var err error
+		b, err = f.bucket.ReadAll(ctx, f.key(name))
+		return err
+	})
 	if err != nil {
-		return nil, mapErr(op, name, err)
+		return nil, f.retry.mapErr(op, name, err)
 	}
 	return b, nil
 }
@@ -177,26 +252,39 @@ func (f *FS) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 	if name == "." {
 		return fs.FileInfo{Name: ".", IsDir: true}, nil
 	}
-	attrs, err := f.bucket.Attributes(ctx, f.key(name))
-	if err == nil {
+	key := f.key(name)
+	attrs, err := f.attributes(ctx, key)
+	switch {
+	case err == nil && f.isMarker(attrs):
+		return fs.FileInfo{Name: path.Base(name), IsDir: true}, nil
+	case err == nil:
 		return fs.FileInfo{Name: path.Base(name), Size: attrs.Size, ModTime: attrs.ModTime}, nil
-	}
-	if gcerrors.Code(err) != gcerrors.NotFound {
-		return fs.FileInfo{}, mapErr(op, name, err)
+	case f.retry.code(err) != gcerrors.NotFound:
+		return fs.FileInfo{}, f.retry.mapErr(op, name, err)
 	}
 	// No object: a directory exists if any object (or marker) is below it.
-	objs, _, lerr := f.bucket.ListPage(ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: f.dirPrefix(name)})
+	objs, _, lerr := f.listPage(ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: f.dirPrefix(name)})
 	if lerr != nil {
-		return fs.FileInfo{}, mapErr(op, name, lerr)
+		return fs.FileInfo{}, f.retry.mapErr(op, name, lerr)
 	}
 	if len(objs) == 0 {
-		return fs.FileInfo{}, fs.NotExist(op, name, err)
+		// A marker the driver stored under an escaped key ("dir/" in
+		// azureblob) does not match the listing prefix; look it up.
+		ok, merr := f.escapedMarker(ctx, key)
+		if merr != nil {
+			return fs.FileInfo{}, f.retry.mapErr(op, name, merr)
+		}
+		if !ok {
+			return fs.FileInfo{}, fs.NotExist(op, name, err)
+		}
 	}
 	return fs.FileInfo{Name: path.Base(name), IsDir: true}, nil
 }
 
 // List yields the objects and common prefixes directly below dir, in the
-// store's order (lexicographic by key for the major stores).
+// store's order (lexicographic by key for the major stores), one listing
+// page (up to 1000 entries) per request. Directory markers are reported as
+// the directories they stand for, once.
 func (f *FS) List(ctx context.Context, dir string) iter.Seq2[fs.FileInfo, error] {
 	return func(yield func(fs.FileInfo, error) bool) {
 		const op = "list"
@@ -209,32 +297,27 @@ func (f *FS) List(ctx context.Context, dir string) iter.Seq2[fs.FileInfo, error]
 			return
 		}
 		prefix := f.dirPrefix(dir)
-		it := f.bucket.List(&blob.ListOptions{Prefix: prefix, Delimiter: "/"})
-		for {
-			obj, err := it.Next(ctx)
-			if err == io.EOF {
-				return
-			}
+		opts := f.listOptions(prefix, "/")
+		dirs := map[string]bool{} // directories yielded, to merge markers with prefixes
+		for token := blob.FirstPageToken; len(token) > 0; {
+			objs, next, err := f.listPage(ctx, token, listPageSize, opts)
 			if err != nil {
-				yield(fs.FileInfo{}, mapErr(op, dir, err))
+				yield(fs.FileInfo{}, f.retry.mapErr(op, dir, err))
 				return
 			}
-			name := strings.TrimPrefix(obj.Key, prefix)
-			if obj.IsDir {
-				name = strings.TrimSuffix(name, "/")
+			for _, obj := range objs {
+				fi, ok := f.entry(prefix, obj)
+				if !ok || (fi.IsDir && dirs[fi.Name]) {
+					continue
+				}
+				if fi.IsDir {
+					dirs[fi.Name] = true
+				}
+				if !yield(fi, nil) {
+					return
+				}
 			}
-			// Skip the directory's own marker object ("dir/") and keys
-			// our names cannot express ("dir//x").
-			if name == "" || strings.Contains(name, "/") {
-				continue
-			}
-			fi := fs.FileInfo{Name: name, IsDir: obj.IsDir}
-			if !obj.IsDir {
-				fi.Size, fi.ModTime = obj.Size, obj.ModTime
-			}
-			if !yield(fi, nil) {
-				return
-			}
+			token = next
 		}
 	}
 }
@@ -248,7 +331,7 @@ func (f *FS) Remove(ctx context.Context, name string) error {
 	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return err
 	}
-	return mapErr(op, name, f.bucket.Delete(ctx, f.key(name)))
+	return f.retry.mapErr(op, name, f.bucket.Delete(ctx, f.key(name)))
 }
 
 // RemoveAll deletes the object called name and every object below it,
@@ -261,17 +344,28 @@ func (f *FS) RemoveAll(ctx context.Context, name string) error {
 	if err := fs.CheckContext(ctx, op, name); err != nil {
 		return err
 	}
-	it := f.bucket.List(&blob.ListOptions{Prefix: f.dirPrefix(name)})
-	for {
-		obj, err := it.Next(ctx)
-		if err == io.EOF {
-			break
-		}
+	opts := &blob.ListOptions{Prefix: f.dirPrefix(name)}
+	for token := blob.FirstPageToken; len(token) > 0; {
+		objs, next, err := f.listPage(ctx, token, listPageSize, opts)
 		if err != nil {
-			return mapErr(op, name, err)
+			return f.retry.mapErr(op, name, err)
 		}
-		if err := f.deleteIfExists(ctx, obj.Key); err != nil {
-			return mapErr(op, name, err)
+		for _, obj := range objs {
+			if err := f.deleteIfExists(ctx, obj.Key); err != nil {
+				return f.retry.mapErr(op, name, err)
+			}
+			if f.markers.DeleteRaw != nil && strings.HasSuffix(obj.Key, "/") {
+				if err := f.markers.DeleteRaw(ctx, f.bucket, obj.Key); err != nil {
+					return f.retry.mapErr(op, name, err)
+				}
+			}
+		}
+		token = next
+	}
+	// A marker stored under an escaped key is not listed with the rest.
+	if f.markers.EscapedSlash {
+		if err := f.deleteIfExists(ctx, f.key(name)+"/"); err != nil {
+			return f.retry.mapErr(op, name, err)
 		}
 	}
 	// The object called name itself goes last. On fileblob that key may be
@@ -280,16 +374,16 @@ func (f *FS) RemoveAll(ctx context.Context, name string) error {
 	// lists directories only through the files in them).
 	err := f.deleteIfExists(ctx, f.key(name))
 	if err != nil {
-		if _, aerr := f.bucket.Attributes(ctx, f.key(name)); gcerrors.Code(aerr) == gcerrors.NotFound {
+		if _, aerr := f.bucket.Attributes(ctx, f.key(name)); f.retry.code(aerr) == gcerrors.NotFound {
 			return nil
 		}
 	}
-	return mapErr(op, name, err)
+	return f.retry.mapErr(op, name, err)
 }
 
 func (f *FS) deleteIfExists(ctx context.Context, key string) error {
 	err := f.bucket.Delete(ctx, key)
-	if err != nil && gcerrors.Code(err) == gcerrors.NotFound {
+	if err != nil && f.retry.code(err) == gcerrors.NotFound {
 		return nil
 	}
 	return err

@@ -17,6 +17,7 @@ import (
 type file struct {
 	ctx    context.Context
 	bucket *blob.Bucket
+	retry  retrier
 	key    string
 	name   string
 	size   int64
@@ -43,23 +44,35 @@ func (r *file) ReadAt(p []byte, off int64) (int, error) {
 		return 0, io.EOF
 	}
 	want := min(int64(len(p)), r.size-off)
-	rr, err := r.bucket.NewRangeReader(r.ctx, r.key, off, want, nil)
+	var n int
+	err := r.retry.do(r.ctx, func() error {
+		var err error
+		n, err = r.readRange(p[:want], off)
+		return err
+	})
 	if err != nil {
-		return 0, mapErr(op, r.name, err)
-	}
-	defer rr.Close()
-	n, err := io.ReadFull(rr, p[:want])
-	if err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			// Shorter than at Open: the object was replaced meanwhile.
-			err = io.ErrUnexpectedEOF
-		}
-		return n, mapErr(op, r.name, err)
+		return n, r.retry.mapErr(op, r.name, err)
 	}
 	if want < int64(len(p)) {
 		return n, io.EOF
 	}
 	return n, nil
+}
+
+// readRange fills p from offset off with one ranged request. A body that
+// ends early — a dropped connection, or an object replaced since Open —
+// is io.ErrUnexpectedEOF, which the retry policy treats as transient.
+func (r *file) readRange(p []byte, off int64) (int, error) {
+	rr, err := r.bucket.NewRangeReader(r.ctx, r.key, off, int64(len(p)), nil)
+	if err != nil {
+		return 0, err
+	}
+	defer rr.Close()
+	n, err := io.ReadFull(rr, p)
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
 }
 
 func (r *file) Close() error {

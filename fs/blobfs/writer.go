@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"gocloud.dev/blob"
-	"gocloud.dev/gcerrors"
 
 	"github.com/paimon-go/paimon-go/fs"
 )
@@ -20,7 +19,8 @@ var errAborted = errors.New("blobfs: write aborted")
 
 // Create streams the file to the store through Bucket.Upload, fed by a
 // pipe. The upload runs in a goroutine until Close or Abort, which the
-// caller must call.
+// caller must call. A create-if-absent is buffered instead and uploaded by
+// Close, so that its outcome can be verified (see [ErrUnverifiedConflict]).
 func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (fs.Writer, error) {
 	const op = "create"
 	if err := fs.CheckName(op, name); err != nil {
@@ -30,22 +30,24 @@ func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (f
 		return nil, err
 	}
 	ifNotExist := opts != nil && opts.IfNotExist
-	if ifNotExist && f.fileDriver {
-		return nil, fs.PathErr(op, name, ErrNotAtomic)
+	if ifNotExist {
+		if f.fileDriver {
+			return nil, fs.PathErr(op, name, ErrNotAtomic)
+		}
+		return &condWriter{f: f, ctx: ctx, name: name, key: f.key(name)}, nil
 	}
 	upCtx, cancel := context.WithCancel(ctx)
 	pr, pw := io.Pipe()
 	w := &writer{
-		ctx:        ctx,
-		name:       name,
-		ifNotExist: ifNotExist,
-		pw:         pw,
-		cancel:     cancel,
-		done:       make(chan struct{}),
+		ctx:    ctx,
+		name:   name,
+		errs:   f.retry.classifier,
+		pw:     pw,
+		cancel: cancel,
+		done:   make(chan struct{}),
 	}
 	wopts := &blob.WriterOptions{
 		ContentType: contentType,
-		IfNotExist:  ifNotExist,
 		BufferSize:  f.bufSize,
 	}
 	key := f.key(name)
@@ -56,7 +58,7 @@ func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (f
 			err = io.ErrClosedPipe
 		}
 		// Unblock a Write still waiting on the pipe when the upload
-		// stopped early (bad credentials, lost IfNotExist race, ...).
+		// stopped early (bad credentials, missing bucket, ...).
 		pr.CloseWithError(err)
 		if err != io.ErrClosedPipe {
 			w.uploadErr = err
@@ -65,22 +67,22 @@ func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (f
 	return w, nil
 }
 
-// writer feeds an Upload running in another goroutine.
+// writer feeds a plain (replacing) Upload running in another goroutine.
 //
 // Abort must never let a driver commit what was written so far. Drivers
 // such as memblob commit on Close whenever their context is still live,
 // even if their input ended in an error, so Abort cancels the upload's
 // context first and only then breaks the pipe.
 type writer struct {
-	ctx        context.Context
-	name       string
-	ifNotExist bool
-	pw         *io.PipeWriter
-	cancel     context.CancelFunc
-	done       chan struct{}
-	uploadErr  error // written before done is closed
-	finished   bool  // Close or Abort was called
-	err        error // sticky write error
+	ctx       context.Context
+	name      string
+	errs      classifier
+	pw        *io.PipeWriter
+	cancel    context.CancelFunc
+	done      chan struct{}
+	uploadErr error // written before done is closed
+	finished  bool  // Close or Abort was called
+	err       error // sticky write error
 }
 
 func (w *writer) Write(p []byte) (int, error) {
@@ -92,7 +94,7 @@ func (w *writer) Write(p []byte) (int, error) {
 	}
 	n, err := w.pw.Write(p)
 	if err != nil {
-		w.err = mapErr("write", w.name, err)
+		w.err = w.errs.mapErr("write", w.name, err)
 		return n, w.err
 	}
 	return n, nil
@@ -115,15 +117,7 @@ func (w *writer) Close() error {
 	w.pw.Close()
 	<-w.done
 	w.cancel()
-	err := w.uploadErr
-	switch {
-	case err == nil:
-		return nil
-	case w.ifNotExist && gcerrors.Code(err) == gcerrors.FailedPrecondition:
-		return fs.Exist(op, w.name, err)
-	default:
-		return mapErr(op, w.name, err)
-	}
+	return w.errs.mapErr(op, w.name, w.uploadErr)
 }
 
 // stop cancels the upload so nothing is committed and waits for it.

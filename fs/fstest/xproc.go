@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	iofs "io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,7 +216,12 @@ func runChild(t *testing.T, open func(t *testing.T, dir string) fs.FS) {
 	for g := range goroutines {
 		wg.Go(func() {
 			writer := fmt.Sprintf("p%s-g%d", id, g)
-			for n := range names {
+			// Every writer visits the names in an order of its own: in
+			// one shared order the fastest writer runs ahead and wins
+			// every name uncontested, while losers are slowed by their
+			// failed attempts.
+			order := rand.New(rand.NewPCG(uint64(len(writer)), hashString(writer))).Perm(names)
+			for _, n := range order {
 				name := raceName(n)
 				err := fs.WriteFile(context.Background(), fsys, name, []byte(writer), &fs.CreateOptions{IfNotExist: true})
 				var line string
@@ -235,4 +242,10 @@ func runChild(t *testing.T, open func(t *testing.T, dir string) fs.FS) {
 	wg.Wait()
 	out := strings.Join(lines, "\n") + "\n"
 	require.NoError(t, os.WriteFile(filepath.Join(outDir, "result-"+id), []byte(out), 0o666))
+}
+
+func hashString(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
 }

@@ -55,7 +55,25 @@ type BlockReader struct {
 	raw, out []byte // reused between blocks
 	flate    io.ReadCloser
 	done     bool
+	bufs     *blockBuffers // returned to blockPool by Close
 }
+
+// blockBuffers are what a BlockReader reuses from block to block. Close
+// hands them to the next reader: planning opens one reader per manifest,
+// and most manifests are smaller than the buffers.
+type blockBuffers struct {
+	r        *bufio.Reader
+	raw, out []byte
+}
+
+// maxPooledBuffer bounds the buffers kept for the next reader, so that one
+// huge block does not pin its memory.
+const maxPooledBuffer = 1 << 20
+
+var blockPool = sync.Pool{New: func() any { return &blockBuffers{r: bufio.NewReaderSize(nil, 64<<10)} }}
+
+// errClosed is returned by Next after Close.
+var errClosed = errors.New("avro: block reader is closed")
 
 // NewBlockReader reads the container header from r: magic, metadata and sync
 // marker. It parses the writer schema (see Schema) and checks that the codec
@@ -64,24 +82,35 @@ type BlockReader struct {
 // codec such as bzip2); errors of r pass through.
 func NewBlockReader(r io.Reader, opts *BlockReaderOptions) (*BlockReader, error) {
 	src := &sourceReader{r: r}
-	b := &BlockReader{r: bufio.NewReaderSize(src, 64<<10), src: src, maxBlock: MaxBlockBytes}
+	bufs := blockPool.Get().(*blockBuffers)
+	bufs.r.Reset(src)
+	b := &BlockReader{r: bufs.r, src: src, maxBlock: MaxBlockBytes, raw: bufs.raw, out: bufs.out, bufs: bufs}
 	if opts != nil && opts.MaxBlockBytes > 0 && opts.MaxBlockBytes < MaxBlockBytes {
 		b.maxBlock = opts.MaxBlockBytes
 	}
+	if err := b.readHeader(); err != nil {
+		b.release()
+		return nil, err
+	}
+	return b, nil
+}
+
+// readHeader reads magic, metadata and sync marker (see NewBlockReader).
+func (b *BlockReader) readHeader() error {
 	var magic [4]byte
 	if _, err := io.ReadFull(b.r, magic[:]); err != nil {
-		return nil, b.fail("reading magic", err)
+		return b.fail("reading magic", err)
 	}
 	if magic != [4]byte{'O', 'b', 'j', 1} {
-		return nil, fmt.Errorf("%w: not an Avro container file (magic %x)", ErrCorrupt, magic)
+		return fmt.Errorf("%w: not an Avro container file (magic %x)", ErrCorrupt, magic)
 	}
 	meta, err := b.readMetadata()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	schemaJSON, ok := meta["avro.schema"]
 	if !ok {
-		return nil, fmt.Errorf("%w: header has no avro.schema", ErrCorrupt)
+		return fmt.Errorf("%w: header has no avro.schema", ErrCorrupt)
 	}
 	b.writerSchema = string(schemaJSON)
 	b.codec = CodecNull
@@ -91,17 +120,17 @@ func NewBlockReader(r io.Reader, opts *BlockReaderOptions) (*BlockReader, error)
 	switch b.codec {
 	case CodecNull, CodecDeflate, CodecSnappy, CodecZstandard:
 	case "bzip2", "xz":
-		return nil, fmt.Errorf("%w: %w: %s", ErrCorrupt, ErrUnsupportedCodec, b.codec)
+		return fmt.Errorf("%w: %w: %s", ErrCorrupt, ErrUnsupportedCodec, b.codec)
 	default:
-		return nil, fmt.Errorf("%w: unknown codec %q", ErrCorrupt, b.codec)
+		return fmt.Errorf("%w: unknown codec %q", ErrCorrupt, b.codec)
 	}
 	if _, err := io.ReadFull(b.r, b.sync[:]); err != nil {
-		return nil, b.fail("reading sync marker", err)
+		return b.fail("reading sync marker", err)
 	}
 	if b.schema, err = ParseNode(b.writerSchema); err != nil {
-		return nil, err
+		return err
 	}
-	return b, nil
+	return nil
 }
 
 // Schema returns the writer schema from the header as a Node tree.
@@ -118,6 +147,9 @@ func (b *BlockReader) Codec() string { return b.codec }
 // blocks are skipped. Next returns io.EOF after the last block; a file that
 // ends anywhere inside a block is corrupt.
 func (b *BlockReader) Next() (count int64, data []byte, err error) {
+	if b.bufs == nil {
+		return 0, nil, errClosed
+	}
 	for {
 		if b.done {
 			return 0, nil, io.EOF
@@ -165,13 +197,36 @@ func (b *BlockReader) Next() (count int64, data []byte, err error) {
 	}
 }
 
-// Close releases the reader's decompressor. It does not close the
-// underlying io.Reader.
+// Close releases the reader's decompressor and buffers: the bytes Next
+// returned last are invalid afterwards. It does not close the underlying
+// io.Reader.
 func (b *BlockReader) Close() error {
+	b.release()
 	if b.flate != nil {
-		return b.flate.Close()
+		err := b.flate.Close()
+		b.flate = nil
+		return err
 	}
 	return nil
+}
+
+// release hands the buffers to the next reader.
+func (b *BlockReader) release() {
+	bufs := b.bufs
+	if bufs == nil {
+		return
+	}
+	b.bufs, b.r = nil, nil
+	bufs.r.Reset(nil)
+	bufs.raw, bufs.out = nil, nil
+	if cap(b.raw) <= maxPooledBuffer {
+		bufs.raw = b.raw[:0]
+	}
+	if cap(b.out) <= maxPooledBuffer {
+		bufs.out = b.out[:0]
+	}
+	b.raw, b.out = nil, nil
+	blockPool.Put(bufs)
 }
 
 // fail classifies a read error: an I/O error of the source passes through,

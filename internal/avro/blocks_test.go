@@ -177,3 +177,52 @@ func TestBlockReaderUnsupportedCodec(t *testing.T) {
 	require.ErrorIs(t, err, avro.ErrCorrupt)
 	require.ErrorIs(t, err, avro.ErrUnsupportedCodec)
 }
+
+// TestBlockReaderReuse closes readers while others are open: buffers handed
+// from a closed reader to a new one never change what an open one reads,
+// and a closed reader refuses Next.
+func TestBlockReaderReuse(t *testing.T) {
+	files := make([][]byte, 3)
+	for i := range files {
+		var buf bytes.Buffer
+		w, err := avro.NewWriter(&buf, avro.MustParseSchema(`"long"`), &avro.WriterOptions{Codec: []string{"null", "zstd", "snappy"}[i]})
+		require.NoError(t, err)
+		for v := range 30000 {
+			require.NoError(t, w.Encode(int64(v*(i+1))))
+		}
+		require.NoError(t, w.Close())
+		files[i] = buf.Bytes()
+	}
+	sum := func(br *avro.BlockReader) int64 {
+		var s int64
+		for {
+			count, data, err := br.Next()
+			if err == io.EOF {
+				return s
+			}
+			require.NoError(t, err)
+			c := avro.NewCursor(data)
+			for range count {
+				v, err := c.Long()
+				require.NoError(t, err)
+				s += v
+			}
+		}
+	}
+	want := int64(30000 * 29999 / 2)
+	open := make([]*avro.BlockReader, len(files))
+	for round := range 3 {
+		for i := range files {
+			br, err := avro.NewBlockReader(bytes.NewReader(files[i]), nil)
+			require.NoError(t, err)
+			open[i] = br
+		}
+		for i, br := range open {
+			require.Equal(t, want*int64(i+1), sum(br), "round %d file %d", round, i)
+			require.NoError(t, br.Close())
+			_, _, err := br.Next()
+			require.Error(t, err)
+			require.NoError(t, br.Close(), "Close twice")
+		}
+	}
+}

@@ -35,7 +35,11 @@
 // schema: it hands out each block's decompressed bytes and record count, and
 // the writer schema as a plain [Node] tree ([ParseNode]), with no type of the
 // Avro library in sight. format/avrofile reads Paimon data files this way,
-// straight into Arrow builders.
+// straight into Arrow builders, and format/manifest decodes manifest entries
+// this way, because reflection dominated planning. [Cursor] reads the
+// binary encoding of a block with every read bounds checked, and [Skipper]
+// consumes values of fields a reader does not know. A BlockReader's buffers
+// go to the next one when it is closed: planning opens one per manifest.
 //
 // # Writing
 //

@@ -84,7 +84,7 @@ type Writer struct {
 	target      int64
 
 	cur    *dataFile
-	paths  []string // files published, for Abort
+	paths  []string // files published or being published, for Abort
 	metas  []manifest.DataFileMeta
 	next   int64 // sequence number of the next row
 	closed bool
@@ -232,15 +232,19 @@ func (w *Writer) writeChunk(ctx context.Context, rec arrow.RecordBatch) error {
 	return nil
 }
 
-// finishCurrent publishes the current file and records its metadata.
+// finishCurrent publishes the current file and records its metadata. The
+// path is kept for Abort even when finishing fails: a publish that reports
+// an error may still have landed (a lost acknowledgement), and Abort
+// ignores files that do not exist, as Java's SingleFileWriter.abort
+// deletes its path in any case.
 func (w *Writer) finishCurrent() error {
 	f := w.cur
 	w.cur = nil
+	w.paths = append(w.paths, f.path)
 	meta, err := f.finish(w)
 	if err != nil {
 		return err
 	}
-	w.paths = append(w.paths, f.path)
 	w.metas = append(w.metas, meta)
 	return nil
 }

@@ -306,6 +306,73 @@ func TestFailureAborts(t *testing.T) {
 	require.ErrorIs(t, err, errDisk)
 }
 
+// lostAckFS publishes every file but reports the first `lost` Closes as
+// failed, as a store whose acknowledgement was lost would.
+type lostAckFS struct {
+	fs.FS
+	lost int
+}
+
+var errLostAck = errors.New("connection reset after upload")
+
+func (f *lostAckFS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (fs.Writer, error) {
+	w, err := f.FS.Create(ctx, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &lostAckWriter{Writer: w, fs: f}, nil
+}
+
+type lostAckWriter struct {
+	fs.Writer
+	fs *lostAckFS
+}
+
+func (w *lostAckWriter) Close() error {
+	if err := w.Writer.Close(); err != nil {
+		return err
+	}
+	if w.fs.lost > 0 {
+		w.fs.lost--
+		return errLostAck
+	}
+	return nil
+}
+
+// TestLostAckAborts: a file whose publish reported an error although it
+// landed is removed with the others (Java SingleFileWriter.abort deletes
+// its path in any case), both when a roll fails and when Close does.
+func TestLostAckAborts(t *testing.T) {
+	for _, format := range []string{"parquet", "avro"} {
+		t.Run(format, func(t *testing.T) {
+			ctx := context.Background()
+			inner := memfs.New(nil)
+			ts := tableSchema(t, map[string]string{"file.format": format, "target-file-size": "1b"}, wideFields...)
+
+			// The second roll's publish loses its acknowledgement.
+			lfs := &lostAckFS{FS: inner}
+			w, err := datafile.NewWriter(datafile.Options{FS: lfs, Dir: bucketDir, Schema: ts})
+			require.NoError(t, err)
+			require.NoError(t, w.Write(ctx, record(t, nil, wideFields, wideRows(0, 1000))))
+			require.Len(t, listDir(t, inner, bucketDir), 1)
+			lfs.lost = 1
+			err = w.Write(ctx, record(t, nil, wideFields, wideRows(1000, 1000)))
+			require.ErrorIs(t, err, errLostAck)
+			require.Empty(t, listDir(t, inner, bucketDir), "the published file is removed too")
+
+			// Close's publish loses its acknowledgement.
+			lfs = &lostAckFS{FS: inner}
+			w, err = datafile.NewWriter(datafile.Options{FS: lfs, Dir: bucketDir, Schema: ts})
+			require.NoError(t, err)
+			require.NoError(t, w.Write(ctx, record(t, nil, wideFields, wideRows(0, 10))))
+			lfs.lost = 1
+			_, err = w.Close(ctx)
+			require.ErrorIs(t, err, errLostAck)
+			require.Empty(t, listDir(t, inner, bucketDir))
+		})
+	}
+}
+
 func TestWriteErrors(t *testing.T) {
 	ctx := context.Background()
 	fsys := memfs.New(nil)

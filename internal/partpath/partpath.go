@@ -109,14 +109,16 @@ func needsEscaping(c byte) bool {
 	return false
 }
 
-// ValueString renders a partition value. With legacy names (the
+// ValueString renders a partition value. A STRING value is decoded as Java
+// decodes its bytes (JavaString), so bytes that are not UTF-8 render as
+// U+FFFD just as in Java's directory names. With legacy names (the
 // default, partition.legacy-name=true) Java prints the internal
 // representation's toString: DATE as its day number, TIMESTAMP as
 // LocalDateTime.toString. Otherwise it casts the value to STRING.
 func ValueString(v any, t schema.DataType, legacy bool) (string, error) {
 	switch x := v.(type) {
 	case string:
-		return x, nil
+		return JavaString(x), nil
 	case bool:
 		return strconv.FormatBool(x), nil
 	case int8:
