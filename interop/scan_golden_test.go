@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
-	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/paimon"
@@ -42,19 +41,9 @@ func scanCanon(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) ([]st
 			return nil, err
 		}
 		require.True(t, rec.Schema().Equal(sch), "batch schema %s differs from ArrowSchema %s", rec.Schema(), sch)
-		for i := 0; i < int(rec.NumRows()); i++ {
-			values := make([]any, len(fields))
-			for c := range fields {
-				v, err := parquet.ArrowValue(rec.Column(c), i, fields[c].Type)
-				require.NoError(t, err)
-				values[c] = v
-			}
-			line, err := canon.EncodeRow(fields, values)
-			require.NoError(t, err)
-			s, err := canon.Canonicalize(line)
-			require.NoError(t, err)
-			lines = append(lines, s)
-		}
+		batch, err := canon.BatchLines(fields, rec)
+		require.NoError(t, err)
+		lines = append(lines, batch...)
 		rec.Release()
 	}
 	sort.Strings(lines)

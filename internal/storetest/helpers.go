@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/canon"
@@ -171,20 +170,8 @@ func scanLines(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) ([]st
 // recordLines renders every row of a batch as a canon-v1 line.
 func recordLines(t *testing.T, fields []schema.DataField, rec arrow.RecordBatch) []string {
 	t.Helper()
-	var out []string
-	for i := 0; i < int(rec.NumRows()); i++ {
-		values := make([]any, len(fields))
-		for c := range fields {
-			v, err := parquet.ArrowValue(rec.Column(c), i, fields[c].Type)
-			require.NoError(t, err)
-			values[c] = v
-		}
-		line, err := canon.EncodeRow(fields, values)
-		require.NoError(t, err)
-		s, err := canon.Canonicalize(line)
-		require.NoError(t, err)
-		out = append(out, s)
-	}
+	out, err := canon.BatchLines(fields, rec)
+	require.NoError(t, err)
 	return out
 }
 
