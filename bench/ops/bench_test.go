@@ -105,6 +105,24 @@ func BenchmarkWrite(b *testing.B) {
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
+// BenchmarkWriteRaw encodes the same generated rows with pqarrow alone, one
+// file per day: the limit BenchmarkWrite is compared against.
+func BenchmarkWriteRaw(b *testing.B) {
+	wh, meta := benchWarehouse(b)
+	rows := meta["scan"].FileRows
+	recs, err := GenerateAppend(appendArrowSchemaOf(b, wh), rows)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := WriteParquetByDay(b.TempDir(), recs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
 // BenchmarkCommit times one commit of a 10-row file on a copy of the table
 // with the generated snapshots; writing the file is not timed.
 func BenchmarkCommit(b *testing.B) {
