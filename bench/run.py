@@ -63,8 +63,9 @@ def descriptions(scale):
 
 
 IMPL_NOTES = {
-    "go": "paimon-go: Scan.Records (one reader goroutine)",
-    "go-parallel": "paimon-go: Scan.ReadSplits over the plan's splits, GOMAXPROCS goroutines",
+    "go": "paimon-go: Scan.Records with default options: one split at a time; a primary-key merge decodes each "
+          "sorted run ahead on a goroutine of its own (ReadAhead 2), so it may use a second core",
+    "go-parallel": "paimon-go: Scan.Records with WithWorkers(GOMAXPROCS) and WithUnordered: that many splits read at once",
     "java": "Java Paimon 1.4.2 table API: one TableRead over all splits (single thread)",
     "java-parallel": "Java Paimon 1.4.2: thread pool (one thread per core), a TableRead per split",
     "pypaimon": "pypaimon 2.1.0 (pure Python over pyarrow)",
@@ -371,6 +372,53 @@ def fmt_rate(rows, secs, op):
     return "%.2fM rows/s" % (r / 1e6) if r >= 1e6 else "%.0fk rows/s" % (r / 1e3)
 
 
+# The targets of issue 8. Each is a ratio of medians from the same run: how many times faster (or the share of
+# the speed) of an implementation we measure against. The single-reader "go" is the one held to every target, since
+# the raw limits decode on one goroutine too; "go-parallel" is listed beside it where the peer may use several cores.
+TARGETS = [
+    # (what, operations, our implementations, reference, required speed ratio reference/ours)
+    ("append scan at least as fast as pypaimon-rust", ["scan-all", "scan-2col", "filter-1pct"],
+     ["go", "go-parallel"], "pypaimon-rust", 1.0),
+    ("append scan at least 85% of the raw decode rate", ["scan-all", "scan-2col"], ["go"], "raw-pqarrow", 0.85),
+    ("primary-key merge read at least 2x pypaimon", ["pk-dedup", "pk-dv"], ["go", "go-parallel"], "pypaimon", 2.0),
+    ("primary-key merge read at least as fast as Java's single reader thread", ["pk-dedup", "pk-dv"],
+     ["go", "go-parallel"], "java", 1.0),
+    ("planning at least as fast as Java", ["plan-10k", "plan-100k"], ["go"], "java", 1.0),
+    ("write at least 80% of the raw write rate", ["write-10m"], ["go"], "raw-pqarrow", 0.8),
+]
+PEAK_RSS_LIMIT_MIB = 512  # primary-key merge reads
+
+
+def targets_markdown(summary):
+    """The "Targets" section: each target of issue 8 against this run's medians, met or missed by how much."""
+    L = ["## Targets", "",
+         "Speed ratio = the reference's median time / ours (above 1: ours is faster). A target is met when the "
+         "ratio reaches the required one; otherwise `missed by` is how much faster ours would have to be.", "",
+         "| target | operation | ours | reference | required | measured | met |",
+         "|---|---|---|---|---:|---:|---|"]
+    for what, ops, ours, ref, need in TARGETS:
+        for op in ops:
+            r = summary.get(op, {}).get(ref, {}).get("median")
+            for impl in ours:
+                g = summary.get(op, {}).get(impl, {}).get("median")
+                if not r or not g:
+                    L.append("| %s | %s | %s | %s | %.2f | not measured | |" % (what, op, impl, ref, need))
+                    continue
+                got = r / g
+                verdict = "yes" if got >= need else "no, missed by %.0f%%" % (100 * (need / got - 1))
+                L.append("| %s | %s | %s | %s | %.2f | %.2f | %s |" % (what, op, impl, ref, need, got, verdict))
+    for op in ("pk-dedup", "pk-dv"):
+        for impl in ("go", "go-parallel"):
+            s = summary.get(op, {}).get(impl, {})
+            if s.get("max_peak_rss_kb"):
+                mib = s["max_peak_rss_kb"] / 1024
+                L.append("| peak memory of a primary-key merge read under %d MiB | %s | %s | (highest of the runs) | "
+                         "< %d MiB | %.0f MiB | %s |" % (PEAK_RSS_LIMIT_MIB, op, impl, PEAK_RSS_LIMIT_MIB, mib,
+                                                       "yes" if mib < PEAK_RSS_LIMIT_MIB else "no"))
+    L.append("")
+    return L
+
+
 def write_markdown(path, doc):
     env, scale_name, scale, meta, summary = doc["environment"], doc["scale"], doc["scale_params"], doc["tables"], \
         doc["summary"]
@@ -410,13 +458,15 @@ def write_markdown(path, doc):
         L.append("| %s | %s |" % (label, env.get(k) or "(default)"))
     L.append("| load average (1/5/15 min) | start %s, end %s |" % (
         "/".join("%.1f" % x for x in env["loadavg_start"]), "/".join("%.1f" % x for x in env.get("loadavg_end", ()))))
+    if env.get("cpu_steal") is not None:
+        L.append("| CPU time stolen by the hypervisor during the run | %.0f%% |" % (100 * env["cpu_steal"]))
     L.append("")
     L.append("## Results")
     L.append("")
     L.append("![results](results.png)")
     L.append("")
-    L.append("| operation | implementation | median | rate | × go | peak RSS | runs ok |")
-    L.append("|---|---|---:|---:|---:|---:|---:|")
+    L.append("| operation | implementation | median | min – max | rate | × go | peak RSS | runs ok |")
+    L.append("|---|---|---:|---:|---:|---:|---:|---:|")
     for op in summary:
         first = True
         for impl in IMPLS:
@@ -426,10 +476,11 @@ def write_markdown(path, doc):
             name = "**%s**" % op if first else ""
             first = False
             if s.get("median") is None:
-                L.append("| %s | %s | %s | | | | 0/%d |" % (name, impl, s.get("status", "?"), s["runs"]))
+                L.append("| %s | %s | %s | | | | | 0/%d |" % (name, impl, s.get("status", "?"), s["runs"]))
                 continue
-            L.append("| %s | %s | %s | %s | %s | %d MiB | %d/%d |" % (
-                name, impl, fmt_secs(s["median"]), fmt_rate(s["rows"], s["median"], op),
+            L.append("| %s | %s | %s | %s – %s | %s | %s | %d MiB | %d/%d |" % (
+                name, impl, fmt_secs(s["median"]), fmt_secs(s["min"]), fmt_secs(s["max"]),
+                fmt_rate(s["rows"], s["median"], op),
                 "%.2f" % s["vs_go"] if s.get("vs_go") else "", s["peak_rss_kb"] // 1024, s["ok"], s["runs"]))
     L.append("")
     L.append("Operations:")
@@ -443,6 +494,12 @@ def write_markdown(path, doc):
     for impl in IMPLS:
         L.append("- `%s`: %s." % (impl, IMPL_NOTES[impl]))
     L.append("")
+    L.extend(targets_markdown(summary))
+    notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "NOTES.md")
+    if doc["scale"] == "full" and os.path.exists(notes):
+        with open(notes) as f:
+            L.append(f.read().rstrip("\n"))
+        L.append("")
     gaps = [(op, impl, s) for op in summary for impl, s in summary[op].items() if s.get("status")]
     if gaps:
         L.append("## Not measured or failed")

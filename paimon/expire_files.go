@@ -170,12 +170,15 @@ func tolerable(err error) bool {
 	return errors.Is(err, iofs.ErrNotExist) || errors.Is(err, ErrCorrupt)
 }
 
-// tryReadManifestList is FileDeletionBase.tryReadManifestList.
-func (e *expirer) tryReadManifestList(ctx context.Context, name string) ([]manifest.ManifestFileMeta, error) {
-	if name == "" {
+// tryReadManifestList is FileDeletionBase.tryReadManifestList. The list's
+// length is checked against the size its snapshot records, so a list cut at
+// an Avro block boundary counts as unreadable (its files are then left for
+// RemoveOrphanFiles) instead of yielding part of its manifests.
+func (e *expirer) tryReadManifestList(ctx context.Context, ref manifestListRef) ([]manifest.ManifestFileMeta, error) {
+	if ref.name == "" {
 		return nil, nil
 	}
-	metas, err := e.meta.ReadManifestList(ctx, name)
+	metas, err := e.meta.readManifestList(ctx, ref)
 	if tolerable(err) {
 		return nil, nil
 	}

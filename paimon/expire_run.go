@@ -59,7 +59,7 @@ func (e *expirer) expireUntil(ctx context.Context, earliest, end int64) error {
 		if err != nil {
 			return err
 		}
-		if err := e.cleanUnusedDataFiles(ctx, s.DeltaManifestList, skip); err != nil {
+		if err := e.cleanUnusedDataFiles(ctx, manifestListRef{s.DeltaManifestList, s.DeltaManifestListSize}, skip); err != nil {
 			return err
 		}
 	}
@@ -68,7 +68,7 @@ func (e *expirer) expireUntil(ctx context.Context, earliest, end int64) error {
 		if s.ChangelogManifestList == nil || e.changelogKept(*s.ChangelogManifestList) {
 			continue
 		}
-		if err := e.deleteAddedDataFiles(ctx, *s.ChangelogManifestList); err != nil {
+		if err := e.deleteAddedDataFiles(ctx, manifestListRef{*s.ChangelogManifestList, s.ChangelogManifestListSize}); err != nil {
 			return err
 		}
 	}
@@ -133,7 +133,7 @@ func (e *expirer) changelogKept(list string) bool {
 // cleanUnusedDataFiles is FileDeletionBase.cleanUnusedDataFiles: the files
 // a delta manifest list deletes, unless the same list adds them back (a
 // level change keeps the file), minus those skip protects.
-func (e *expirer) cleanUnusedDataFiles(ctx context.Context, deltaList string, skip func(dataFileKey) bool) error {
+func (e *expirer) cleanUnusedDataFiles(ctx context.Context, deltaList manifestListRef, skip func(dataFileKey) bool) error {
 	metas, err := e.tryReadManifestList(ctx, deltaList)
 	if err != nil {
 		return err
@@ -198,7 +198,7 @@ func (e *expirer) cleanUnusedDataFiles(ctx context.Context, deltaList string, sk
 
 // deleteAddedDataFiles is FileDeletionBase.deleteAddedDataFiles: every file
 // a changelog manifest list adds. Unreadable manifests are skipped.
-func (e *expirer) deleteAddedDataFiles(ctx context.Context, list string) error {
+func (e *expirer) deleteAddedDataFiles(ctx context.Context, list manifestListRef) error {
 	metas, err := e.tryReadManifestList(ctx, list)
 	if err != nil {
 		return err
@@ -242,9 +242,9 @@ func (e *expirer) deleteAddedDataFiles(ctx context.Context, list string) error {
 // manifests, the index manifest with its index files, and the statistics
 // file, each unless skipping names it.
 func (e *expirer) cleanUnusedManifests(ctx context.Context, s *snapshot.Snapshot, skipping map[string]struct{}) error {
-	lists := []string{s.BaseManifestList, s.DeltaManifestList}
+	lists := dataManifestLists(s)
 	if s.ChangelogManifestList != nil && !e.changelogKept(*s.ChangelogManifestList) {
-		lists = append(lists, *s.ChangelogManifestList)
+		lists = allManifestLists(s)
 	}
 	for _, list := range lists {
 		if err := e.cleanUnusedManifestList(ctx, list, skipping); err != nil {
@@ -270,8 +270,8 @@ func (e *expirer) cleanUnusedManifests(ctx context.Context, s *snapshot.Snapshot
 // manifests go first and the list last, so an interrupted run leaves the
 // list to find them by next time; deleted manifests join skipping so later
 // snapshots do not try them again.
-func (e *expirer) cleanUnusedManifestList(ctx context.Context, list string, skipping map[string]struct{}) error {
-	if list == "" {
+func (e *expirer) cleanUnusedManifestList(ctx context.Context, list manifestListRef, skipping map[string]struct{}) error {
+	if list.name == "" {
 		return nil
 	}
 	metas, err := e.tryReadManifestList(ctx, list)
@@ -291,10 +291,10 @@ func (e *expirer) cleanUnusedManifestList(ctx context.Context, list string, skip
 	if err != nil {
 		return err
 	}
-	if _, skip := skipping[list]; skip {
+	if _, skip := skipping[list.name]; skip {
 		return nil
 	}
-	n, err = e.removeOne(ctx, e.meta.ManifestPath(list))
+	n, err = e.removeOne(ctx, e.meta.ManifestPath(list.name))
 	e.res.DeletedManifestLists += n
 	return err
 }

@@ -40,6 +40,13 @@ func (r *splitReader) mergeSplit(ctx context.Context, sp *Split, dvs map[string]
 		KeepDeletes:        st.kindCol >= 0,
 		BatchSize:          r.scan.spec.BatchSize,
 		Allocator:          r.mem,
+		ReadAhead:          r.scan.spec.ReadAhead,
+	}
+	switch {
+	case opts.ReadAhead == 0:
+		opts.ReadAhead = DefaultReadAhead
+	case opts.ReadAhead < 0:
+		opts.ReadAhead = 0
 	}
 	for rec, err := range mergetree.Read(ctx, sp.Files, open, opts) {
 		if err != nil {

@@ -82,7 +82,7 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 			plan.Stats.ManifestsPruned++
 		}
 	}
-	entries, err := readManifests(ctx, meta, kept)
+	entries, err := readManifests(ctx, meta, s.table.manifests, kept)
 	if err != nil {
 		return nil, err
 	}
@@ -169,8 +169,9 @@ func nameManifest(err error, meta *TableMeta, metas []manifest.ManifestFileMeta,
 }
 
 // readManifests reads manifest files concurrently and returns their entries
-// in manifest order (the order matters for merging).
-func readManifests(ctx context.Context, meta *TableMeta, metas []manifest.ManifestFileMeta) ([][]manifest.ManifestEntry, error) {
+// in manifest order (the order matters for merging), through cache when it
+// is not nil. The entries are shared with the cache: read only.
+func readManifests(ctx context.Context, meta *TableMeta, cache *manifestCache, metas []manifest.ManifestFileMeta) ([][]manifest.ManifestEntry, error) {
 	out := make([][]manifest.ManifestEntry, len(metas))
 	if len(metas) == 0 {
 		return out, nil
@@ -189,7 +190,13 @@ func readManifests(ctx context.Context, meta *TableMeta, metas []manifest.Manife
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				es, err := meta.ReadListedManifest(ctx, &metas[i])
+				var es []manifest.ManifestEntry
+				var err error
+				if cache != nil {
+					es, err = cache.get(ctx, meta, &metas[i])
+				} else {
+					es, err = meta.ReadListedManifest(ctx, &metas[i])
+				}
 				if err != nil {
 					errOnce.Do(func() { firstErr = err; cancel() })
 					continue

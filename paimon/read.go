@@ -27,9 +27,13 @@ import (
 // decode (ORC: no maintained pure-Go ORC reader exists).
 var ErrFormatNotSupported = fmt.Errorf("paimon: data file format not supported: %w", ErrUnsupported)
 
-// readSplits reads splits one after the other, yielding batches of the
-// output schema. It stops at the scan's limit.
+// readSplits reads splits one after the other, or Workers at a time,
+// yielding batches of the output schema. It stops at the scan's limit.
 func (s *Scan) readSplits(ctx context.Context, st *scanState, splits []Split, yield func(arrow.RecordBatch, error) bool) {
+	if s.spec.Workers > 0 && len(splits) > 0 {
+		s.readSplitsParallel(ctx, st, splits, yield)
+		return
+	}
 	r := &splitReader{scan: s, st: st, mem: s.allocator(), remaining: s.spec.Limit}
 	for i := range splits {
 		if !r.readSplit(ctx, &splits[i], yield) {
@@ -421,17 +425,22 @@ func pruneData(d arrow.ArrayData, full, pruned schema.DataType, target arrow.Dat
 func dropDeleted(rec arrow.RecordBatch, dv *index.DeletionVector, pos int64, mem memory.Allocator) (arrow.RecordBatch, error) {
 	n := rec.NumRows()
 	var keep []int64
-	any := false
-	for i := range n {
-		if dv.IsDeleted(pos + i) {
-			any = true
-			continue
+	next := int64(0) // first row not yet decided
+	for p := range dv.DeletedIn(pos, pos+n) {
+		if keep == nil {
+			keep = make([]int64, 0, n)
 		}
-		keep = append(keep, i)
+		for i := next; i < p-pos; i++ {
+			keep = append(keep, i)
+		}
+		next = p - pos + 1
 	}
-	if !any {
+	if keep == nil && next == 0 {
 		rec.Retain()
 		return rec, nil
+	}
+	for i := next; i < n; i++ {
+		keep = append(keep, i)
 	}
 	return takeRows(rec, keep, mem)
 }

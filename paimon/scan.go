@@ -45,6 +45,25 @@ type ScanSpec struct {
 	Allocator memory.Allocator
 	// BatchSize is the maximum number of rows per batch; 0 means 4096.
 	BatchSize int
+	// Workers is how many splits Records, ReadSplits and NewReader read at
+	// once, each on a goroutine of its own taking the next unread split.
+	// 1 reads one split after the other on a background goroutine, a few
+	// batches ahead of the consumer (prefetch: decoding overlaps the
+	// consumer's work); 0, the default, reads on the consumer's goroutine.
+	// Each worker holds up to three batches in flight, so memory
+	// grows with Workers.
+	Workers int
+	// Unordered, with Workers above 1, yields every batch as soon as a
+	// worker has read it, instead of split after split in plan order.
+	Unordered bool
+	// ReadAhead is how many batches each sorted run of a primary-key merge
+	// decodes ahead of the merge, on a goroutine of its own, so that
+	// decoding overlaps merging (on two cores a deduplicating read of five
+	// overlapping runs takes about a third less time). Zero means
+	// DefaultReadAhead; a negative value decodes every run on the reading
+	// goroutine, in turn with the merge. It costs up to ReadAhead batches
+	// per sorted run of memory.
+	ReadAhead int
 	// AuditLog reads the table as Java's $audit_log system table: a
 	// leading "rowkind" column ("+I", "-U", "+U", "-D") and, for
 	// primary-key tables, deleted keys kept as "-D" rows.
@@ -88,6 +107,20 @@ func WithAllocator(mem memory.Allocator) ScanOption { return func(s *ScanSpec) {
 
 // WithBatchSize sets the maximum number of rows per batch.
 func WithBatchSize(n int) ScanOption { return func(s *ScanSpec) { s.BatchSize = n } }
+
+// WithWorkers reads n splits at once (see ScanSpec.Workers).
+func WithWorkers(n int) ScanOption { return func(s *ScanSpec) { s.Workers = n } }
+
+// WithUnordered yields batches in the order workers read them (see
+// ScanSpec.Unordered).
+func WithUnordered() ScanOption { return func(s *ScanSpec) { s.Unordered = true } }
+
+// DefaultReadAhead is the ReadAhead of a ScanSpec that sets none.
+const DefaultReadAhead = 2
+
+// WithReadAhead sets ReadAhead: n batches decoded ahead per sorted run of a
+// primary-key merge; a negative n turns decoding ahead off.
+func WithReadAhead(n int) ScanOption { return func(s *ScanSpec) { s.ReadAhead = n } }
 
 // Scan is a configured read of a table. It is an immutable value: it does no
 // I/O until ArrowSchema, Plan, Records or ReadSplits is called, and it is
@@ -143,6 +176,9 @@ func (s *Scan) validate() error {
 	}
 	if s.spec.BatchSize < 0 {
 		return fmt.Errorf("%w: negative batch size %d", ErrInvalidScan, s.spec.BatchSize)
+	}
+	if s.spec.Workers < 0 {
+		return fmt.Errorf("%w: negative worker count %d", ErrInvalidScan, s.spec.Workers)
 	}
 	return s.validateIncremental()
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
@@ -58,12 +56,15 @@ func prepareRead(ctx context.Context, op, impl string, o Options) (timedBody, er
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// The library's parallel read: workers each take the next unread split;
+	// order does not matter to a count.
+	opts = append(opts, paimon.WithWorkers(workers), paimon.WithUnordered())
 	return timed(func(ctx context.Context) (int64, error) {
-		return readParallel(ctx, tbl.NewScan(opts...), workers)
+		return readAll(ctx, tbl.NewScan(opts...))
 	}), nil
 }
 
-// readAll reads a scan with Scan.Records, the single-reader path.
+// readAll reads a scan with Scan.Records and counts its rows.
 func readAll(ctx context.Context, scan *paimon.Scan) (int64, error) {
 	var n int64
 	for rec, err := range scan.Records(ctx) {
@@ -74,45 +75,4 @@ func readAll(ctx context.Context, scan *paimon.Scan) (int64, error) {
 		rec.Release()
 	}
 	return n, nil
-}
-
-// readParallel plans once and reads the splits with `workers` goroutines,
-// each taking the next unread split (as Java's parallel reader in the suite
-// does with a thread pool).
-func readParallel(ctx context.Context, scan *paimon.Scan, workers int) (int64, error) {
-	plan, err := scan.Plan(ctx)
-	if err != nil {
-		return 0, err
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		next  atomic.Int64
-		total atomic.Int64
-		wg    sync.WaitGroup
-		once  sync.Once
-		first error
-	)
-	for range min(workers, len(plan.Splits)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(plan.Splits) {
-					return
-				}
-				for rec, err := range scan.ReadSplits(ctx, plan.Splits[i]) {
-					if err != nil {
-						once.Do(func() { first = err; cancel() })
-						return
-					}
-					total.Add(rec.NumRows())
-					rec.Release()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return total.Load(), first
 }

@@ -283,63 +283,17 @@ func (cp compiler) mapValue(w *avro.Node, t schema.DataType, mb *array.MapBuilde
 }
 
 // skipper compiles the decoder that consumes a value of w unread.
-func (cp compiler) skipper(w *avro.Node, depth int) (*skipDecoder, error) {
+func (cp compiler) skipper(w *avro.Node, depth int) (decoder, error) {
 	if depth > maxSchemaDepth {
 		return nil, &schemaError{fmt.Sprintf("schema nested deeper than %d", maxSchemaDepth)}
 	}
-	switch w.Type {
-	case "null":
-		return &skipDecoder{kind: skipNothing}, nil
-	case "boolean":
-		return &skipDecoder{kind: skipBoolean}, nil
-	case "int", "long", "enum":
-		return &skipDecoder{kind: skipVarint}, nil
-	case "float":
-		return &skipDecoder{kind: skipFloat}, nil
-	case "double":
-		return &skipDecoder{kind: skipDouble}, nil
-	case "bytes", "string":
-		return &skipDecoder{kind: skipBytes}, nil
-	case "fixed":
-		return &skipDecoder{kind: skipFixed, size: w.Size}, nil
-	case "array", "map":
-		sub := w.Items
-		kind := skipArray
-		if w.Type == "map" {
-			sub, kind = w.Values, skipMap
-		}
-		if sub == nil {
-			return nil, &schemaError{fmt.Sprintf("Avro %s without element type", w.Type)}
-		}
-		elem, err := cp.skipper(sub, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		return &skipDecoder{kind: kind, elem: elem}, nil
-	case "record":
-		d := &skipDecoder{kind: skipRecord, fields: make([]skipDecoder, len(w.Fields))}
-		for i := range w.Fields {
-			f, err := cp.skipper(&w.Fields[i].Type, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			d.fields[i] = *f
-		}
-		return d, nil
-	case "union":
-		d := &skipDecoder{kind: skipUnion, branches: make([]skipDecoder, len(w.Branches))}
-		for i := range w.Branches {
-			br, err := cp.skipper(&w.Branches[i], depth+1)
-			if err != nil {
-				return nil, err
-			}
-			d.branches[i] = *br
-		}
-		return d, nil
+	s, err := avro.NewSkipper(w)
+	if err != nil {
+		// A reference left unexpanded (a recursive type, which no Paimon
+		// type maps to) or a malformed node.
+		return nil, &schemaError{"a writer field cannot be skipped: " + err.Error()}
 	}
-	// A reference left unexpanded: a recursive type, which no Paimon type
-	// maps to.
-	return nil, &schemaError{fmt.Sprintf("unsupported Avro type %q (recursive types are not supported)", w.Type)}
+	return skipValue{s}, nil
 }
 
 func fixedSize(w *avro.Node) int {

@@ -7,6 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/paimon-go/paimon-go/internal/avro"
 )
 
 // decoder reads one Avro value from the cursor and appends it to the Arrow
@@ -14,7 +16,7 @@ import (
 // of decoders mirrors Java's FieldReaderFactory readers, except that they
 // write into columnar builders instead of building InternalRow objects.
 type decoder interface {
-	decode(c *cursor) error
+	decode(c *avro.Cursor) error
 }
 
 // nullableDecoder reads the ["null", T] and [T, "null"] unions Paimon writes
@@ -26,8 +28,8 @@ type nullableDecoder struct {
 	b       array.Builder
 }
 
-func (d *nullableDecoder) decode(c *cursor) error {
-	i, err := c.index(2)
+func (d *nullableDecoder) decode(c *avro.Cursor) error {
+	i, err := c.Index(2)
 	if err != nil {
 		return err
 	}
@@ -64,8 +66,8 @@ type unionDecoder struct {
 	b        array.Builder
 }
 
-func (d *unionDecoder) decode(c *cursor) error {
-	i, err := c.index(len(d.branches))
+func (d *unionDecoder) decode(c *avro.Cursor) error {
+	i, err := c.Index(len(d.branches))
 	if err != nil {
 		return err
 	}
@@ -79,7 +81,7 @@ func (d *unionDecoder) decode(c *cursor) error {
 // nullDecoder reads the Avro "null" type: nothing, appended as NULL.
 type nullDecoder struct{ b array.Builder }
 
-func (d nullDecoder) decode(*cursor) error {
+func (d nullDecoder) decode(*avro.Cursor) error {
 	d.b.AppendNull()
 	return nil
 }
@@ -91,11 +93,11 @@ type boolDecoder struct {
 
 func (d boolDecoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d boolDecoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d boolDecoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
-	v, err := c.boolean()
+	v, err := c.Boolean()
 	if err != nil {
 		return err
 	}
@@ -113,11 +115,11 @@ type int8Decoder struct {
 
 func (d int8Decoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d int8Decoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d int8Decoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
-	v, err := c.int()
+	v, err := c.Int()
 	if err != nil {
 		return err
 	}
@@ -135,11 +137,11 @@ type int16Decoder struct {
 
 func (d int16Decoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d int16Decoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d int16Decoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
-	v, err := c.int()
+	v, err := c.Int()
 	if err != nil {
 		return err
 	}
@@ -157,11 +159,11 @@ type int32Decoder struct {
 
 func (d int32Decoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d int32Decoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d int32Decoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
-	v, err := c.int()
+	v, err := c.Int()
 	if err != nil {
 		return err
 	}
@@ -176,11 +178,11 @@ type date32Decoder struct {
 
 func (d date32Decoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d date32Decoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d date32Decoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
-	v, err := c.int()
+	v, err := c.Int()
 	if err != nil {
 		return err
 	}
@@ -198,12 +200,12 @@ type time32Decoder struct {
 
 func (d time32Decoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d time32Decoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d time32Decoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
 	if d.micros {
-		v, err := c.long()
+		v, err := c.Long()
 		if err != nil {
 			return err
 		}
@@ -214,7 +216,7 @@ func (d time32Decoder) decode(c *cursor) error {
 		d.b.Append(arrow.Time32(ms))
 		return nil
 	}
-	v, err := c.int()
+	v, err := c.Int()
 	if err != nil {
 		return err
 	}
@@ -232,11 +234,11 @@ type int64Decoder struct {
 
 func (d int64Decoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d int64Decoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d int64Decoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
-	v, err := c.long()
+	v, err := c.Long()
 	if err != nil {
 		return err
 	}
@@ -257,25 +259,25 @@ type float32Decoder struct {
 
 func (d float32Decoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d float32Decoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d float32Decoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
 	switch d.from {
 	case "float":
-		v, err := c.float()
+		v, err := c.Float()
 		if err != nil {
 			return err
 		}
 		d.b.Append(v)
 	case "int":
-		v, err := c.int()
+		v, err := c.Int()
 		if err != nil {
 			return err
 		}
 		d.b.Append(float32(v))
 	default:
-		v, err := c.long()
+		v, err := c.Long()
 		if err != nil {
 			return err
 		}
@@ -294,31 +296,31 @@ type float64Decoder struct {
 
 func (d float64Decoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d float64Decoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d float64Decoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
 	switch d.from {
 	case "double":
-		v, err := c.double()
+		v, err := c.Double()
 		if err != nil {
 			return err
 		}
 		d.b.Append(v)
 	case "float":
-		v, err := c.float()
+		v, err := c.Float()
 		if err != nil {
 			return err
 		}
 		d.b.Append(float64(v))
 	case "int":
-		v, err := c.int()
+		v, err := c.Int()
 		if err != nil {
 			return err
 		}
 		d.b.Append(float64(v))
 	default:
-		v, err := c.long()
+		v, err := c.Long()
 		if err != nil {
 			return err
 		}
@@ -338,16 +340,16 @@ type bytesDecoder struct {
 
 func (d bytesDecoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d bytesDecoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d bytesDecoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
 	var v []byte
 	var err error
 	if d.size < 0 {
-		v, err = c.bytes()
+		v, err = c.Bytes()
 	} else {
-		v, err = c.fixed(d.size)
+		v, err = c.Fixed(d.size)
 	}
 	if err != nil {
 		return err
@@ -368,16 +370,16 @@ type decimalDecoder struct {
 
 func (d decimalDecoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d decimalDecoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d decimalDecoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
 	var v []byte
 	var err error
 	if d.size < 0 {
-		v, err = c.bytes()
+		v, err = c.Bytes()
 	} else {
-		v, err = c.fixed(d.size)
+		v, err = c.Fixed(d.size)
 	}
 	if err != nil {
 		return err
@@ -437,11 +439,11 @@ type timestampDecoder struct {
 
 func (d timestampDecoder) withNull(i int) decoder { d.null = nullBranch(i + 1); return d }
 
-func (d timestampDecoder) decode(c *cursor) error {
-	if null, err := c.null(d.null); null || err != nil {
+func (d timestampDecoder) decode(c *avro.Cursor) error {
+	if null, err := isNull(c, d.null); null || err != nil {
 		return appendNull(d.b, err)
 	}
-	v, err := c.long()
+	v, err := c.Long()
 	if err != nil {
 		return err
 	}

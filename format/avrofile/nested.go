@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/paimon-go/paimon-go/internal/avro"
 )
 
 // fieldStep decodes one field of a writer record: into every projected
@@ -24,7 +26,7 @@ type recordDecoder struct {
 	steps []fieldStep
 }
 
-func (d *recordDecoder) decode(c *cursor) error {
+func (d *recordDecoder) decode(c *avro.Cursor) error {
 	if d.b != nil {
 		d.b.Append(true)
 	}
@@ -40,9 +42,9 @@ func (d *recordDecoder) decode(c *cursor) error {
 				return err
 			}
 		default:
-			start := c.pos
+			start := c.Pos()
 			for _, t := range s.targets {
-				c.pos = start
+				c.Seek(start)
 				if err := t.decode(c); err != nil {
 					return err
 				}
@@ -58,11 +60,11 @@ type listDecoder struct {
 	elem decoder
 }
 
-func (d *listDecoder) decode(c *cursor) error {
+func (d *listDecoder) decode(c *avro.Cursor) error {
 	d.b.Append(true)
-	budget := c.budget()
+	budget := c.Budget()
 	for {
-		n, err := c.block(&budget)
+		n, _, err := c.Block(&budget)
 		if err != nil || n == 0 {
 			return err
 		}
@@ -82,12 +84,12 @@ type fixedListDecoder struct {
 	elem decoder
 }
 
-func (d *fixedListDecoder) decode(c *cursor) error {
+func (d *fixedListDecoder) decode(c *avro.Cursor) error {
 	d.b.Append(true)
-	budget := c.budget()
+	budget := c.Budget()
 	var total int64
 	for {
-		n, err := c.block(&budget)
+		n, _, err := c.Block(&budget)
 		if err != nil {
 			return err
 		}
@@ -119,16 +121,16 @@ type mapDecoder struct {
 	value decoder
 }
 
-func (d *mapDecoder) decode(c *cursor) error {
+func (d *mapDecoder) decode(c *avro.Cursor) error {
 	d.b.Append(true)
-	budget := c.budget()
+	budget := c.Budget()
 	for {
-		n, err := c.block(&budget)
+		n, _, err := c.Block(&budget)
 		if err != nil || n == 0 {
 			return err
 		}
 		for ; n > 0; n-- {
-			k, err := c.bytes()
+			k, err := c.Bytes()
 			if err != nil {
 				return err
 			}
@@ -152,11 +154,11 @@ type arrayMapDecoder struct {
 
 var errNullKey = errors.New("null map key")
 
-func (d *arrayMapDecoder) decode(c *cursor) error {
+func (d *arrayMapDecoder) decode(c *avro.Cursor) error {
 	d.b.Append(true)
-	budget := c.budget()
+	budget := c.Budget()
 	for {
-		n, err := c.block(&budget)
+		n, _, err := c.Block(&budget)
 		if err != nil || n == 0 {
 			return err
 		}
@@ -173,96 +175,8 @@ func (d *arrayMapDecoder) decode(c *cursor) error {
 	}
 }
 
-// skipDecoder consumes one value of a writer schema node without producing
-// anything (Java FieldReader.skip).
-type skipDecoder struct {
-	kind     skipKind
-	size     int           // fixed
-	elem     *skipDecoder  // array items, map values
-	fields   []skipDecoder // record fields
-	branches []skipDecoder // union branches
-}
+// skipValue consumes one value of a writer schema node without producing
+// anything (Java FieldReader.skip), with internal/avro's Skipper.
+type skipValue struct{ s *avro.Skipper }
 
-type skipKind uint8
-
-const (
-	skipNothing skipKind = iota
-	skipBoolean
-	skipVarint
-	skipFloat
-	skipDouble
-	skipBytes
-	skipFixed
-	skipArray
-	skipMap
-	skipRecord
-	skipUnion
-)
-
-func (d *skipDecoder) decode(c *cursor) error {
-	switch d.kind {
-	case skipNothing:
-		return nil
-	case skipBoolean:
-		_, err := c.boolean()
-		return err
-	case skipVarint:
-		_, err := c.long()
-		return err
-	case skipFloat:
-		return c.skip(4)
-	case skipDouble:
-		return c.skip(8)
-	case skipBytes:
-		n, err := c.long()
-		if err != nil {
-			return err
-		}
-		return c.skip(n)
-	case skipFixed:
-		return c.skip(int64(d.size))
-	case skipArray, skipMap:
-		budget := c.budget()
-		for {
-			n, size, err := c.blockWithSize(&budget)
-			if err != nil || n == 0 {
-				return err
-			}
-			if size >= 0 {
-				// The writer recorded the block's byte size: jump.
-				if err := c.skip(size); err != nil {
-					return err
-				}
-				continue
-			}
-			for ; n > 0; n-- {
-				if d.kind == skipMap {
-					k, err := c.long()
-					if err != nil {
-						return err
-					}
-					if err := c.skip(k); err != nil {
-						return err
-					}
-				}
-				if err := d.elem.decode(c); err != nil {
-					return err
-				}
-			}
-		}
-	case skipRecord:
-		for i := range d.fields {
-			if err := d.fields[i].decode(c); err != nil {
-				return err
-			}
-		}
-		return nil
-	case skipUnion:
-		i, err := c.index(len(d.branches))
-		if err != nil {
-			return err
-		}
-		return d.branches[i].decode(c)
-	}
-	return fmt.Errorf("unknown skip kind %d", d.kind)
-}
+func (d skipValue) decode(c *avro.Cursor) error { return d.s.Skip(c) }

@@ -220,11 +220,11 @@ func (r *Reader) read(ctx context.Context, fields []schema.DataField, req *ReadR
 			yield(nil, r.wrap(err))
 			return
 		}
-		if count > int64(len(data))+zeroSizeSlack {
+		if count > int64(len(data))+avro.ZeroSizeSlack {
 			yield(nil, r.corrupt(fmt.Errorf("block claims %d rows in %d bytes", count, len(data))))
 			return
 		}
-		c := cursor{buf: data}
+		c := avro.NewCursor(data)
 		for count > 0 {
 			if rows == 0 {
 				// Size the top-level columns for the rows in sight
@@ -243,8 +243,8 @@ func (r *Reader) read(ctx context.Context, fields []schema.DataField, req *ReadR
 				return
 			}
 		}
-		if c.pos != len(c.buf) {
-			yield(nil, r.corrupt(fmt.Errorf("%d bytes left over after the block's last row", len(c.buf)-c.pos)))
+		if c.Len() != 0 {
+			yield(nil, r.corrupt(fmt.Errorf("%d bytes left over after the block's last row", c.Len())))
 			return
 		}
 	}
@@ -256,13 +256,13 @@ func (r *Reader) read(ctx context.Context, fields []schema.DataField, req *ReadR
 // decodeRows decodes n rows of the top-level record from c. A row written
 // as the null branch of a ["null", record] root is corrupt, as in Java's
 // AvroRowDatumReader.
-func decodeRows(c *cursor, row *recordDecoder, nullIdx, n int) error {
+func decodeRows(c *avro.Cursor, row *recordDecoder, nullIdx, n int) error {
 	return guard(func() error {
 		for range n {
 			if nullIdx >= 0 {
-				i, err := c.index(2)
+				i, err := c.Index(2)
 				if err != nil {
-					return fmt.Errorf("%w at byte %d: %w", errDecode, c.pos, err)
+					return fmt.Errorf("%w at byte %d: %w", errDecode, c.Pos(), err)
 				}
 				if i == nullIdx {
 					return fmt.Errorf("%w: null row", errDecode)
@@ -273,7 +273,7 @@ func decodeRows(c *cursor, row *recordDecoder, nullIdx, n int) error {
 				if errors.As(err, &se) {
 					return err
 				}
-				return fmt.Errorf("%w at byte %d: %w", errDecode, c.pos, err)
+				return fmt.Errorf("%w at byte %d: %w", errDecode, c.Pos(), err)
 			}
 		}
 		return nil

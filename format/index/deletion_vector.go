@@ -158,6 +158,35 @@ func (dv *DeletionVector) Positions() iter.Seq[int64] {
 	}
 }
 
+// DeletedIn yields the deleted row positions in [lo, hi), ascending. It
+// visits only the positions in the range (roaring's AdvanceIfNeeded), so a
+// reader applying the vector batch by batch pays for the deletions, not for
+// a lookup per row.
+func (dv *DeletionVector) DeletedIn(lo, hi int64) iter.Seq[int64] {
+	return func(yield func(int64) bool) {
+		lo = max(lo, 0)
+		for i, bm := range dv.bitmaps {
+			high := int64(dv.keys[i]) << 32
+			if lo >= high && lo-high >= 1<<32 {
+				continue
+			}
+			if high >= hi {
+				return
+			}
+			it := bm.Iterator()
+			if lo > high {
+				it.AdvanceIfNeeded(uint32(lo - high))
+			}
+			for it.HasNext() {
+				p := high | int64(it.Next())
+				if p >= hi || !yield(p) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Merge adds every position of other to dv (Java DeletionVector.merge). Like
 // Java, it refuses to merge vectors of different formats.
 func (dv *DeletionVector) Merge(other *DeletionVector) error {

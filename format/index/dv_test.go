@@ -517,3 +517,38 @@ func TestDecode64Errors(t *testing.T) {
 		require.ErrorIs(t, dv.UnmarshalBinary(append(b, 0)), index.ErrCorrupt)
 	})
 }
+
+// TestDeletedInMatchesIsDeleted checks DeletedIn against IsDeleted over
+// random ranges of random 32- and 64-bit vectors (positions on both sides
+// of the 2^32 key boundary).
+func TestDeletedInMatchesIsDeleted(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 1))
+	for c := range 200 {
+		wide := c%2 == 1
+		dv := index.NewDeletionVector()
+		base := int64(0)
+		if wide {
+			dv = index.NewDeletionVector64()
+			base = int64(r.IntN(3)) << 32
+		}
+		for range r.IntN(60) {
+			p := base + int64(r.IntN(3000)) - 1500
+			if p < 0 {
+				p = -p
+			}
+			require.NoError(t, dv.Add(p))
+		}
+		lo := base + int64(r.IntN(4000)) - 2000
+		hi := lo + int64(r.IntN(2000))
+		var want []int64
+		for p := max(lo, 0); p < hi; p++ {
+			if dv.IsDeleted(p) {
+				want = append(want, p)
+			}
+		}
+		got := slices.Collect(dv.DeletedIn(lo, hi))
+		require.Equal(t, want, got, "case %d: [%d, %d)", c, lo, hi)
+	}
+}

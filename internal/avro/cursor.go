@@ -1,16 +1,17 @@
 package avro
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 )
 
-// zeroSizeSlack is how many items an array or map block may claim beyond
-// the bytes left to decode them. Items that encode to at least one byte
-// never need it; items that encode to none (null, empty records) would
-// otherwise let a five-byte count spin a decoder for billions of
-// iterations.
-const zeroSizeSlack = 4096
+// ZeroSizeSlack is how many items an array or map block (or rows a
+// container block) may claim beyond the bytes left to decode them. Items
+// that encode to at least one byte never need it; items that encode to none
+// (null, empty records, fixed(0)) would otherwise let a five-byte count spin
+// a decoder for billions of iterations.
+const ZeroSizeSlack = 4096
 
 // Cursor walks the Avro binary encoding (the "Binary Encoding" section of
 // the Avro specification) of one decompressed block, as handed out by
@@ -43,6 +44,15 @@ func errShort() error { return fmt.Errorf("%w: unexpected end of block", ErrCorr
 
 func errVarint() error { return fmt.Errorf("%w: invalid varint", ErrCorrupt) }
 
+// Seek moves the cursor to offset pos, one Pos returned earlier (to read a
+// value twice). An offset outside the block leaves the cursor at its end.
+func (c *Cursor) Seek(pos int) {
+	if pos < 0 || pos > len(c.buf) {
+		pos = len(c.buf)
+	}
+	c.pos = pos
+}
+
 // Long reads a zig-zag varint (Avro long).
 func (c *Cursor) Long() (int64, error) {
 	if c.pos < len(c.buf) {
@@ -51,6 +61,26 @@ func (c *Cursor) Long() (int64, error) {
 			return int64(b>>1) ^ -int64(b&1), nil
 		}
 	}
+	if len(c.buf)-c.pos >= 10 {
+		// Room for the longest varint: no bounds check per byte.
+		var u uint64
+		for i, b := range c.buf[c.pos : c.pos+10] {
+			u |= uint64(b&0x7f) << (7 * uint(i))
+			if b < 0x80 {
+				if i == 9 && b > 1 {
+					return 0, errVarint()
+				}
+				c.pos += i + 1
+				return int64(u>>1) ^ -int64(u&1), nil
+			}
+		}
+		return 0, errVarint()
+	}
+	return c.longSlow()
+}
+
+// longSlow is Long near the end of the block.
+func (c *Cursor) longSlow() (int64, error) {
 	var u uint64
 	for shift := uint(0); shift < 70; shift += 7 {
 		if c.pos >= len(c.buf) {
@@ -101,6 +131,51 @@ func (c *Cursor) Bytes() ([]byte, error) {
 	return out, nil
 }
 
+// Fixed reads n raw bytes (Avro fixed). The result aliases the block, as
+// Bytes does.
+func (c *Cursor) Fixed(n int) ([]byte, error) {
+	if n < 0 || n > len(c.buf)-c.pos {
+		return nil, errShort()
+	}
+	end := c.pos + n
+	out := c.buf[c.pos:end:end]
+	c.pos = end
+	return out, nil
+}
+
+// Boolean reads one byte that must be 0 or 1.
+func (c *Cursor) Boolean() (bool, error) {
+	if c.pos >= len(c.buf) {
+		return false, errShort()
+	}
+	b := c.buf[c.pos]
+	if b > 1 {
+		return false, fmt.Errorf("%w: invalid boolean byte %d", ErrCorrupt, b)
+	}
+	c.pos++
+	return b == 1, nil
+}
+
+// Float reads a little-endian IEEE 754 single (Avro float).
+func (c *Cursor) Float() (float32, error) {
+	if len(c.buf)-c.pos < 4 {
+		return 0, errShort()
+	}
+	v := math.Float32frombits(binary.LittleEndian.Uint32(c.buf[c.pos:]))
+	c.pos += 4
+	return v, nil
+}
+
+// Double reads a little-endian IEEE 754 double (Avro double).
+func (c *Cursor) Double() (float64, error) {
+	if len(c.buf)-c.pos < 8 {
+		return 0, errShort()
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(c.buf[c.pos:]))
+	c.pos += 8
+	return v, nil
+}
+
 // Skip advances over n bytes.
 func (c *Cursor) Skip(n int64) error {
 	if n < 0 {
@@ -127,7 +202,7 @@ func (c *Cursor) Index(branches int) (int, error) {
 
 // Budget starts the item budget of one array or map: the bytes left plus a
 // small slack for items that encode to no bytes at all.
-func (c *Cursor) Budget() int64 { return int64(len(c.buf)-c.pos) + zeroSizeSlack }
+func (c *Cursor) Budget() int64 { return int64(len(c.buf)-c.pos) + ZeroSizeSlack }
 
 // Block reads the item count of the next block of an array or map, 0 after
 // the last one, and the block's byte size, -1 when the writer did not

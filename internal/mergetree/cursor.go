@@ -50,6 +50,11 @@ type runCursor struct {
 	seqs []colView     // sequence-field columns
 
 	prevKey []any // last key seen, with the invariants tag
+
+	// Where rec sits among the output's pending batches, valid while
+	// outEpoch is the output's epoch (see output.copyRow).
+	outSrc   int32
+	outEpoch uint64
 }
 
 // openRun prepares the cursor of a sorted run; no file is opened before the
@@ -68,7 +73,13 @@ func (r *reader) openRun(ctx context.Context, idx int, files []manifest.DataFile
 			}
 		}
 	}
-	next, stop := iter.Pull(iter.Seq[runItem](seq))
+	var next func() (runItem, bool)
+	var stop func()
+	if r.readAhead > 0 {
+		next, stop = readAhead(seq, r.readAhead)
+	} else {
+		next, stop = iter.Pull(iter.Seq[runItem](seq))
+	}
 	return &runCursor{
 		r:    r,
 		idx:  idx,
@@ -157,6 +168,7 @@ func (c *runCursor) set(rec arrow.RecordBatch, f *manifest.DataFileMeta) error {
 		}
 	}
 	c.file, c.rec, c.row, c.n = f, rec, 0, int(rec.NumRows())
+	c.outEpoch = 0 // a new batch, not yet among the output's
 	c.seq, c.kind = seqArr.Int64Values(), kinds
 	c.cols = c.cols[:0]
 	for i := valueCol0; i < int(rec.NumCols()); i++ {

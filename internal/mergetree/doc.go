@@ -41,12 +41,16 @@
 //
 // # Memory
 //
-// Read streams: it holds one batch per sorted run of the current section
-// plus the output batch being built, never a whole file. Merge functions
-// that pick one version unchanged (Selector: deduplicate, first-row) never
-// see values; the winning row is copied column by column from its batch.
-// Other merge functions see each version converted to the format/data value
-// model.
+// Read streams: it holds the current batch of each sorted run of the
+// current section (plus up to Options.ReadAhead batches per run decoded
+// ahead on the run's own goroutine), the batches that rows waiting in the
+// output still refer to, and the output batch being built; never a whole
+// file. Merge functions that pick one version unchanged (Selector:
+// deduplicate, first-row) never see values: the winning rows are noted by
+// batch and position and gathered column by column when the output batch
+// is built (gather.go), one typed loop per column instead of a call per
+// cell. Other merge functions see each version converted to the
+// format/data value model.
 //
 // # Invariants
 //

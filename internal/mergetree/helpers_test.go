@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -40,8 +41,8 @@ type memFile struct {
 type memTable struct {
 	ts     *schema.TableSchema
 	files  map[string]*memFile
-	opens  int
-	active int // readers started and not finished
+	opens  atomic.Int64
+	active atomic.Int64 // readers started and not finished (runs may read ahead on goroutines of their own)
 }
 
 func newMemTable(ts *schema.TableSchema) *memTable {
@@ -116,9 +117,9 @@ func (m *memTable) addFile(t testing.TB, mem memory.Allocator, name string, rows
 // reference of its own, as a file reader would.
 func (m *memTable) open(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		m.opens++
-		m.active++
-		defer func() { m.active-- }()
+		m.opens.Add(1)
+		m.active.Add(1)
+		defer m.active.Add(-1)
 		mf, ok := m.files[f.FileName]
 		if !ok {
 			yield(nil, fmt.Errorf("no file %s", f.FileName))

@@ -339,6 +339,8 @@ func (c *modelCase) run(t testing.TB, r *rand.Rand, e engine) ([]string, error) 
 		KeepDeletes:        c.keep,
 		BatchSize:          c.outBatch,
 		Allocator:          mem,
+		// Half the cases read their runs ahead on goroutines of their own.
+		ReadAhead: []int{0, 0, 1, 3}[r.IntN(4)],
 	}
 	if c.cfg.seqField >= 0 {
 		opts.SequenceFields = []int{c.cfg.seqField}

@@ -30,7 +30,15 @@ type output struct {
 	kinds   *array.StringBuilder // rowkind column, when keep
 	fields  []array.Builder      // value columns
 	copiers []copier
+	gathers []gatherer
 	n       int
+	// Rows copied unchanged from their batch wait in pend, referring to
+	// the batches retained in pendSrc, until materialize gathers them
+	// column by column. A run cursor remembers where its batch sits in
+	// pendSrc for the current epoch, which every materialize ends.
+	pend    []rowRef
+	pendSrc []arrow.RecordBatch
+	epoch   uint64
 	// dataHint is the data size of each variable-length column in the
 	// previous batch.
 	dataHint []int
@@ -47,6 +55,7 @@ func newOutput(ts *schema.TableSchema, opts *Options, yield func(arrow.RecordBat
 		batchSize: opts.BatchSize,
 		keep:      opts.KeepDeletes,
 		yield:     yield,
+		epoch:     1,
 	}
 	if o.mem == nil {
 		o.mem = memory.DefaultAllocator
@@ -65,6 +74,7 @@ func newOutput(ts *schema.TableSchema, opts *Options, yield func(arrow.RecordBat
 			return nil, err
 		}
 		o.copiers = append(o.copiers, c)
+		o.gathers = append(o.gathers, newGatherer(sc.Field(off+i).Type, c))
 	}
 	return o, nil
 }
@@ -104,16 +114,44 @@ func (o *output) reserve() {
 	}
 }
 
-// copyRow appends the current row of c with the given kind.
+// copyRow appends the current row of c with the given kind. The row is
+// only noted (its batch retained) and copied by the next materialize.
 func (o *output) copyRow(c *runCursor, kind data.RowKind) error {
+	if c.outEpoch != o.epoch {
+		c.rec.Retain()
+		o.pendSrc = append(o.pendSrc, c.rec)
+		c.outSrc, c.outEpoch = int32(len(o.pendSrc)-1), o.epoch
+	}
+	o.pend = append(o.pend, rowRef{src: c.outSrc, row: int32(c.row), kind: int8(kind)})
+	return o.rowDone()
+}
+
+// materialize copies the pending rows into the builders, column by column,
+// and lets go of their batches.
+func (o *output) materialize() {
+	if len(o.pend) == 0 {
+		return
+	}
 	o.builder()
 	if o.keep {
-		o.kinds.Append(kind.String())
+		for _, p := range o.pend {
+			o.kinds.Append(data.RowKind(p.kind).String())
+		}
 	}
-	for k, cp := range o.copiers {
-		cp(o.fields[k], c.cols[k], c.row)
+	for k, g := range o.gathers {
+		g(o.fields[k], o.pendSrc, valueCol0+k, o.pend)
 	}
-	return o.rowDone()
+	o.pend = o.pend[:0]
+	o.releasePending()
+}
+
+func (o *output) releasePending() {
+	for _, s := range o.pendSrc {
+		s.Release()
+	}
+	clear(o.pendSrc)
+	o.pendSrc = o.pendSrc[:0]
+	o.epoch++
 }
 
 // appendRow appends a row the merge function computed.
@@ -121,6 +159,7 @@ func (o *output) appendRow(row *mergefunc.Row) error {
 	if len(row.Values) != len(o.types) {
 		return fmt.Errorf("%w: merge result has %d values for %d fields", ErrInvalid, len(row.Values), len(o.types))
 	}
+	o.materialize()
 	o.builder()
 	if o.keep {
 		o.kinds.Append(row.Kind.String())
@@ -149,6 +188,7 @@ func (o *output) flush() error {
 	if o.n == 0 {
 		return nil
 	}
+	o.materialize()
 	rec := o.b.NewRecordBatch()
 	o.n = 0
 	off := int(rec.NumCols()) - len(o.fields)
@@ -251,6 +291,8 @@ func dropRetractions(rec arrow.RecordBatch, kinds []int8, mem memory.Allocator) 
 
 // release frees the builder of a Read that ended early.
 func (o *output) release() {
+	o.pend = o.pend[:0]
+	o.releasePending()
 	if o.b != nil {
 		o.b.Release()
 		o.b = nil

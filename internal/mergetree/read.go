@@ -57,6 +57,12 @@ type Options struct {
 	// Allocator allocates the output batches; nil means
 	// memory.DefaultAllocator.
 	Allocator memory.Allocator
+	// ReadAhead, when positive, reads each sorted run of a merged section
+	// on a goroutine of its own, up to ReadAhead batches ahead of the merge,
+	// so that decoding overlaps merging; the OpenFunc is then called from
+	// several goroutines at once. Zero reads every run on the goroutine
+	// consuming Read, one batch at a time.
+	ReadAhead int
 }
 
 // Read merges the data files of one bucket (one partition, one bucket:
@@ -88,8 +94,9 @@ var errStopped = errors.New("mergetree: consumer stopped")
 
 // reader is the state of one Read.
 type reader struct {
-	open OpenFunc
-	keep bool
+	open      OpenFunc
+	keep      bool
+	readAhead int // Options.ReadAhead
 
 	keyIdx   []int // trimmed primary-key positions among the value fields
 	keyTypes []schema.DataType
@@ -132,12 +139,13 @@ func newReader(open OpenFunc, opts *Options, yield func(arrow.RecordBatch, error
 		return nil, fmt.Errorf("primary key of schema %d: %w", ts.ID, err)
 	}
 	r := &reader{
-		open:     open,
-		keep:     opts.KeepDeletes,
-		keyIdx:   keyIdx,
-		keyTypes: keyTypes,
-		keyCmp:   keyCmp,
-		seqIdx:   append([]int(nil), opts.SequenceFields...),
+		open:      open,
+		keep:      opts.KeepDeletes,
+		readAhead: opts.ReadAhead,
+		keyIdx:    keyIdx,
+		keyTypes:  keyTypes,
+		keyCmp:    keyCmp,
+		seqIdx:    append([]int(nil), opts.SequenceFields...),
 	}
 	r.heap.r = r
 	for _, t := range keyTypes {

@@ -3,6 +3,7 @@ package mergetree_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"slices"
 	"testing"
@@ -329,8 +330,12 @@ func replaceColumn(mem memory.Allocator, rec arrow.RecordBatch, c int, set func(
 // TestReadEarlyBreak stops after the first batch: every reader must be
 // stopped and every batch released.
 func TestReadEarlyBreak(t *testing.T) {
-	for _, sections := range []string{"merged", "passed"} {
-		t.Run(sections, func(t *testing.T) {
+	for _, tc := range []struct {
+		sections  string
+		readAhead int
+	}{{"merged", 0}, {"passed", 0}, {"merged", 2}, {"passed", 2}} {
+		sections := tc.sections
+		t.Run(fmt.Sprintf("%s/readahead=%d", sections, tc.readAhead), func(t *testing.T) {
 			mem := checked(t)
 			ts := kvTable(t)
 			m := newMemTable(ts)
@@ -346,20 +351,26 @@ func TestReadEarlyBreak(t *testing.T) {
 			}
 			n := 0
 			for rec, err := range mergetree.Read(context.Background(), files, m.open,
-				&mergetree.Options{Schema: ts, Merge: dedupFactory(), BatchSize: 4, Allocator: mem}) {
+				&mergetree.Options{Schema: ts, Merge: dedupFactory(), BatchSize: 4, Allocator: mem, ReadAhead: tc.readAhead}) {
 				require.NoError(t, err)
 				rec.Release()
 				n++
 				break
 			}
 			require.Equal(t, 1, n)
-			require.Zero(t, m.active, "file readers left running")
-			require.Positive(t, m.opens)
+			require.Zero(t, m.active.Load(), "file readers left running")
+			require.Positive(t, m.opens.Load())
 		})
 	}
 }
 
 func TestReadCanceled(t *testing.T) {
+	for _, readAhead := range []int{0, 2} {
+		t.Run(fmt.Sprintf("readahead=%d", readAhead), func(t *testing.T) { testReadCanceled(t, readAhead) })
+	}
+}
+
+func testReadCanceled(t *testing.T, readAhead int) {
 	mem := checked(t)
 	ts := kvTable(t)
 	m := newMemTable(ts)
@@ -371,7 +382,7 @@ func TestReadCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var err error
-	for rec, e := range mergetree.Read(ctx, files, m.open, &mergetree.Options{Schema: ts, Merge: dedupFactory(), Allocator: mem}) {
+	for rec, e := range mergetree.Read(ctx, files, m.open, &mergetree.Options{Schema: ts, Merge: dedupFactory(), Allocator: mem, ReadAhead: readAhead}) {
 		if rec != nil {
 			rec.Release()
 		}
