@@ -283,6 +283,16 @@ def py_version(python, pkg):
     return sh([python, "-c", "import importlib.metadata as m, sys; print(m.version(%r))" % pkg]) or "?"
 
 
+def cpu_times():
+    """(total, steal) jiffies of all CPUs from /proc/stat, or None off Linux."""
+    try:
+        with open("/proc/stat") as f:
+            vals = [int(x) for x in f.readline().split()[1:]]
+        return sum(vals[:8]), vals[7]
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def environment(args, repo):
     cpu = "?"
     mem = "?"
@@ -324,6 +334,7 @@ def environment(args, repo):
         "pyarrow_for_pypaimon_rust": py_version(args.rust_python, "pyarrow"),
         "java_opts": os.environ.get("PAIMON_BENCH_JAVA_OPTS", ""),
         "loadavg_start": os.getloadavg(),
+        "cpu_times_start": cpu_times(),
     }
 
 
@@ -640,6 +651,13 @@ def main():
     start = time.time()
     runs = measure(args, wh, meta, params, ops, impls)
     env["loadavg_end"] = os.getloadavg()
+    end = cpu_times()
+    if end and env.get("cpu_times_start"):
+        total, steal = end[0] - env["cpu_times_start"][0], end[1] - env["cpu_times_start"][1]
+        if total > 0:
+            # A virtual machine's CPUs may be busy elsewhere: stolen time slows every implementation alike but
+            # widens the spread of the samples.
+            env["cpu_steal"] = steal / total
     doc = {"scale": args.scale, "scale_params": scale, "reps": args.reps, "jvm_warmup": args.jvm_warmup,
            "params": params, "environment": env, "tables": meta, "generation": gen_info,
            "wall_seconds": time.time() - start, "ops": ops, "impls": impls, "runs": runs}
