@@ -219,7 +219,10 @@ def measure(args, wh, meta, params, ops, impls):
         dropped = set()
         prewarm(os.path.join(wh, "bench.db", table_of[op]))
         for rep in range(args.reps):
-            for impl in todo:
+            # The order rotates each repetition, so that no implementation always runs first, or always right
+            # after a JVM has given back its memory.
+            shift = rep % len(todo) if todo else 0
+            for impl in todo[shift:] + todo[:shift]:
                 if impl in dropped:
                     continue
                 warmup, iters = iterations(op, impl, args)
@@ -539,6 +542,12 @@ def write_markdown(path, doc):
         doc["params"]["lo"], doc["params"]["hi"]))
     L.append("- Raw limits read the data files a full scan plans (listed by Java), with no merging, deletion "
              "vectors or filtering, so their row counts for the primary-key tables are the file rows.")
+    if doc.get("order") == "rotated":
+        L.append("- Within a repetition the implementations run one after the other; the order rotates each "
+                 "repetition.")
+    else:
+        L.append("- Within a repetition the implementations ran one after the other in the same order every "
+                 "repetition (`go` first; the suite now rotates the order).")
     L.append("")
     L.append("## Tables")
     L.append("")
@@ -659,6 +668,7 @@ def main():
             # widens the spread of the samples.
             env["cpu_steal"] = steal / total
     doc = {"scale": args.scale, "scale_params": scale, "reps": args.reps, "jvm_warmup": args.jvm_warmup,
+           "order": "rotated",
            "params": params, "environment": env, "tables": meta, "generation": gen_info,
            "wall_seconds": time.time() - start, "ops": ops, "impls": impls, "runs": runs}
     report(args.out, doc)

@@ -16,15 +16,17 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/paimon-go/paimon-go/bench/ops"
 )
 
 func main() {
 	var (
-		op   = flag.String("op", "", "operation: scan-all, scan-2col, filter-1pct, pk-dedup, pk-dv, plan-10k, plan-100k, write-10m, commit")
-		impl = flag.String("impl", ops.ImplGo, "implementation: go, go-parallel, raw-pqarrow")
-		o    ops.Options
+		op      = flag.String("op", "", "operation: scan-all, scan-2col, filter-1pct, pk-dedup, pk-dv, plan-10k, plan-100k, write-10m, commit")
+		impl    = flag.String("impl", ops.ImplGo, "implementation: go, go-parallel, raw-pqarrow")
+		cpuprof = flag.String("cpuprofile", "", "write a CPU profile of the whole process to this file")
+		o       ops.Options
 	)
 	flag.StringVar(&o.Warehouse, "warehouse", "", "filesystem-catalog warehouse holding database bench")
 	flag.Int64Var(&o.Lo, "lo", 0, "filter-1pct: lowest id kept")
@@ -34,17 +36,36 @@ func main() {
 	flag.IntVar(&o.Iters, "iters", 1, "timed iterations (the median is reported)")
 	flag.IntVar(&o.Workers, "workers", 0, "go-parallel: goroutines (0: GOMAXPROCS)")
 	flag.Parse()
-	res, err := ops.Run(context.Background(), *op, *impl, o)
+	if *cpuprof != "" {
+		f, err := os.Create(*cpuprof)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gobench:", err)
+			os.Exit(1)
+		}
+	}
+	code := run(*op, *impl, o)
+	if *cpuprof != "" {
+		pprof.StopCPUProfile() // before os.Exit, which runs no deferred calls
+	}
+	os.Exit(code)
+}
+
+func run(op, impl string, o ops.Options) int {
+	res, err := ops.Run(context.Background(), op, impl, o)
 	if errors.Is(err, ops.ErrUnsupported) {
 		fmt.Fprintln(os.Stderr, "unsupported:", err)
-		os.Exit(3)
+		return 3
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gobench:", err)
-		os.Exit(1)
+		return 1
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(res); err != nil {
 		fmt.Fprintln(os.Stderr, "gobench:", err)
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
