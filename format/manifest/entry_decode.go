@@ -144,29 +144,39 @@ func classifyDecode(err error) error {
 	return classify(err)
 }
 
-// countsArray reads _NULL_COUNTS: an array of nullable longs.
-func (d *entryDecoder) countsArray(item longItemFn) ([]*int64, error) {
-	d.counts = d.counts[:0]
+// array calls item for every item of the Avro array at the cursor.
+func (d *entryDecoder) array(item func() error) error {
 	budget := d.c.Budget()
 	for {
 		n, _, err := d.c.Block(&budget)
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			break
+		if err != nil || n == 0 {
+			return err
 		}
 		for range n {
-			v, null, err := item(d)
-			if err != nil {
-				return nil, err
-			}
-			if null {
-				d.counts = append(d.counts, nil)
-			} else {
-				d.counts = append(d.counts, d.longs.one(v))
+			if err := item(); err != nil {
+				return err
 			}
 		}
+	}
+}
+
+// countsArray reads _NULL_COUNTS: an array of nullable longs.
+func (d *entryDecoder) countsArray(item longItemFn) ([]*int64, error) {
+	d.counts = d.counts[:0]
+	err := d.array(func() error {
+		v, null, err := item(d)
+		if err != nil {
+			return err
+		}
+		if null {
+			d.counts = append(d.counts, nil)
+		} else {
+			d.counts = append(d.counts, d.longs.one(v))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := d.ptrs.take(len(d.counts))
 	copy(out, d.counts)
@@ -176,22 +186,16 @@ func (d *entryDecoder) countsArray(item longItemFn) ([]*int64, error) {
 // stringArray reads an array of strings.
 func (d *entryDecoder) stringArray(item bytesItemFn) ([]string, error) {
 	d.names = d.names[:0]
-	budget := d.c.Budget()
-	for {
-		n, _, err := d.c.Block(&budget)
+	err := d.array(func() error {
+		b, err := item(d)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if n == 0 {
-			break
-		}
-		for range n {
-			b, err := item(d)
-			if err != nil {
-				return nil, err
-			}
-			d.names = append(d.names, string(b))
-		}
+		d.names = append(d.names, string(b))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := d.strs.take(len(d.names))
 	copy(out, d.names)

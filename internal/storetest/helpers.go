@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -195,13 +196,16 @@ func requireRows(t *testing.T, want, got []string, what string, args ...any) {
 // returns the commit messages, without committing them.
 func prepare(t *testing.T, tbl *paimon.Table, rows [][]any, batchSize int) []paimon.CommitMessage {
 	t.Helper()
-	msgs, err := prepareErr(tbl, rows, batchSize)
+	msgs, err := PrepareRows(ctx, tbl, rows, batchSize)
 	require.NoError(t, err)
 	return msgs
 }
 
-// prepareErr is prepare for goroutines, which must not end the test.
-func prepareErr(tbl *paimon.Table, rows [][]any, batchSize int) ([]paimon.CommitMessage, error) {
+// PrepareRows is prepare for goroutines, which must not end the test, and
+// for callers with a context of their own (the S3 fault tests' deadlines):
+// it writes rows in batches of batchSize with a new TableWriter and returns
+// the commit messages, without committing them.
+func PrepareRows(ctx context.Context, tbl *paimon.Table, rows [][]any, batchSize int) ([]paimon.CommitMessage, error) {
 	w, err := tbl.NewWriter(nil)
 	if err != nil {
 		return nil, err

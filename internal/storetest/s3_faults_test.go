@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -30,8 +29,8 @@ import (
 	"github.com/paimon-go/paimon-go/fs/blobfs"
 	"github.com/paimon-go/paimon-go/fs/blobfs/s3fs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/storetest"
 	"github.com/paimon-go/paimon-go/internal/testservers"
-	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -106,7 +105,7 @@ func s3Commit(ctx context.Context, fsys fs.FS, user string, identifier int64, ro
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := s3Prepare(ctx, tbl, rows)
+	msgs, err := storetest.PrepareRows(ctx, tbl, rows, len(rows))
 	if err != nil {
 		return nil, err
 	}
@@ -120,25 +119,6 @@ func s3Commit(ctx context.Context, fsys fs.FS, user string, identifier int64, ro
 		return nil, err
 	}
 	return c.Commit(ctx, identifier, msgs)
-}
-
-// s3Prepare writes rows with a new TableWriter and returns its messages.
-func s3Prepare(ctx context.Context, tbl *paimon.Table, rows [][]any) ([]paimon.CommitMessage, error) {
-	w, err := tbl.NewWriter(nil)
-	if err != nil {
-		return nil, err
-	}
-	defer w.Close(ctx)
-	rec, err := testtable.BuildRecord(memory.DefaultAllocator, tbl.Schema().Fields, rows)
-	if err != nil {
-		return nil, err
-	}
-	err = w.Write(ctx, rec)
-	rec.Release()
-	if err != nil {
-		return nil, err
-	}
-	return w.PrepareCommit(ctx)
 }
 
 // s3Read scans the table (the latest snapshot unless opts say otherwise)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/fs"
 	_ "github.com/paimon-go/paimon-go/fs/blobfs/s3fs" // s3:// for fs.OpenURI
+	"github.com/paimon-go/paimon-go/internal/storetest"
 	"github.com/paimon-go/paimon-go/internal/testservers"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -166,7 +167,7 @@ func TestS3CommitWriterProcess(t *testing.T) {
 	require.NoError(t, err)
 	for i := 0; i < s3ProcCommits; i++ {
 		from := s3WriterFirstRow(g, i)
-		msgs, err := s3Prepare(ctx, tbl, s3RowsOf(from, from+s3ProcRows))
+		msgs, err := storetest.PrepareRows(ctx, tbl, s3RowsOf(from, from+s3ProcRows), s3ProcRows)
 		require.NoError(t, err)
 		identifier := int64(i + 1)
 		res, err := c.Commit(ctx, identifier, msgs)

@@ -42,7 +42,7 @@ func testConcurrentCommits(t *testing.T, fsys fs.FS) {
 			}
 			for i := 0; i < commits; i++ {
 				from := (g*commits + i) * perCommit
-				msgs, err := prepareErr(tbl, rowsOf(from, from+perCommit), perCommit)
+				msgs, err := PrepareRows(ctx, tbl, rowsOf(from, from+perCommit), perCommit)
 				if err != nil {
 					r.err = fmt.Errorf("writer %d commit %d: %w", g, i+1, err)
 					return

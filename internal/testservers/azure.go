@@ -60,17 +60,13 @@ func Azure(t testing.TB) *AzureServer {
 		}
 	})
 	s.Endpoint = "http://127.0.0.1:" + strconv.Itoa(s.Port())
-	for _, kv := range s.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	resp, err := s.Do(context.Background(), http.MethodPut, "?restype=container", nil, nil)
-	if err == nil {
-		err = expectStatus(resp, "create container "+s.Container, http.StatusCreated)
-	}
-	if err != nil {
-		t.Fatalf("azurite: %v\noutput:\n%s", err, s.Log())
-	}
+	ready(t, "azurite", s.Process, s.Env(), func() error {
+		resp, err := s.Do(context.Background(), http.MethodPut, "?restype=container", nil, nil)
+		if err != nil {
+			return err
+		}
+		return expectStatus(resp, "create container "+s.Container, http.StatusCreated)
+	})
 	return s
 }
 

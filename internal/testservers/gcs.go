@@ -67,22 +67,19 @@ func startGCS(t testing.TB, memory bool) *GCSServer {
 		)
 	})
 	s.Endpoint = "http://127.0.0.1:" + strconv.Itoa(s.Port())
-	for _, kv := range s.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost,
-		s.Endpoint+"/storage/v1/b?project=paimon-test", bytes.NewReader([]byte(`{"name":"`+s.Bucket+`"}`)))
-	if err == nil {
-		req.Header.Set("Content-Type", "application/json")
-		var resp *http.Response
-		if resp, err = httpClient.Do(req); err == nil {
-			err = expectStatus(resp, "create bucket "+s.Bucket, http.StatusOK)
+	ready(t, "fake-gcs-server", s.Process, s.Env(), func() error {
+		req, err := http.NewRequestWithContext(context.Background(), http.MethodPost,
+			s.Endpoint+"/storage/v1/b?project=paimon-test", bytes.NewReader([]byte(`{"name":"`+s.Bucket+`"}`)))
+		if err != nil {
+			return err
 		}
-	}
-	if err != nil {
-		t.Fatalf("fake-gcs-server: %v\noutput:\n%s", err, s.Log())
-	}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := httpClient.Do(req)
+		if err != nil {
+			return err
+		}
+		return expectStatus(resp, "create bucket "+s.Bucket, http.StatusOK)
+	})
 	return s
 }
 

@@ -217,3 +217,17 @@ func addrInUse(log string) bool {
 	l := strings.ToLower(log)
 	return strings.Contains(l, "address already in use") || strings.Contains(l, "eaddrinuse")
 }
+
+// ready finishes starting a server: it puts env ("KEY=value") in the test's
+// environment (t.Setenv) and runs create, which makes the bucket or
+// container; a failure ends the test with the server's output.
+func ready(t testing.TB, name string, p *Process, env []string, create func() error) {
+	t.Helper()
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	if err := create(); err != nil {
+		t.Fatalf("%s: %v\noutput:\n%s", name, err, p.Log())
+	}
+}

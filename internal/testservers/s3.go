@@ -59,17 +59,13 @@ func S3(t testing.TB) *S3Server {
 		}
 	})
 	s.Endpoint = "http://127.0.0.1:" + strconv.Itoa(s.Port())
-	for _, kv := range s.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	resp, err := s.Do(context.Background(), http.MethodPut, "", nil, nil)
-	if err == nil {
-		err = expectStatus(resp, "create bucket "+s.Bucket, http.StatusOK)
-	}
-	if err != nil {
-		t.Fatalf("versitygw: %v\noutput:\n%s", err, s.Log())
-	}
+	ready(t, "versitygw", s.Process, s.Env(), func() error {
+		resp, err := s.Do(context.Background(), http.MethodPut, "", nil, nil)
+		if err != nil {
+			return err
+		}
+		return expectStatus(resp, "create bucket "+s.Bucket, http.StatusOK)
+	})
 	return s
 }
 

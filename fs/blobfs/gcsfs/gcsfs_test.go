@@ -14,13 +14,7 @@ import (
 )
 
 func TestConformance(t *testing.T) {
-	srv := testservers.GCS(t)
-	blobcheck.Conformance(t, func(t *testing.T, location string) fs.FS {
-		return blobcheck.OpenURI(t, srv.URL(location))
-	})
-	t.Run("Verification", func(t *testing.T) {
-		blobcheck.Verification(t, blobcheck.OpenURI(t, srv.URL("verification")))
-	})
+	blobcheck.Conformance(t, testservers.GCS(t).URL)
 }
 
 // TestCrossProcess races 4 processes × 2 goroutines for 100 snapshot

@@ -43,14 +43,17 @@ func OpenURI(t testing.TB, uri string) fs.FS {
 	return sub
 }
 
-// Conformance runs the fs conformance suite; open returns the file system
-// at a fresh location (a relative path such as "conformance-3") in the
-// store.
-func Conformance(t *testing.T, open func(t *testing.T, location string) fs.FS) {
+// Conformance runs the fs conformance suite and Verification against a
+// store; url returns the URI of a location (a relative path such as
+// "conformance-3") in it, which every check opens with fs.OpenURI.
+func Conformance(t *testing.T, url func(location string) string) {
 	var n atomic.Int64
 	fstest.Run(t, func(t *testing.T) fs.FS {
-		return open(t, fmt.Sprintf("conformance-%d", n.Add(1)))
+		return OpenURI(t, url(fmt.Sprintf("conformance-%d", n.Add(1))))
 	}, nil)
+	t.Run("Verification", func(t *testing.T) {
+		Verification(t, OpenURI(t, url("verification")))
+	})
 }
 
 // baseEnv hands the store's base URI from the test process to the child
