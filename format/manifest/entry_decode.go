@@ -144,39 +144,31 @@ func classifyDecode(err error) error {
 	return classify(err)
 }
 
-// array calls item for every item of the Avro array at the cursor.
-func (d *entryDecoder) array(item func() error) error {
+// countsArray reads _NULL_COUNTS: an array of nullable longs. It and
+// stringArray each walk the array's blocks themselves: one walker taking
+// the item as a closure cost 7% of planning 100,000 files.
+func (d *entryDecoder) countsArray(item longItemFn) ([]*int64, error) {
+	d.counts = d.counts[:0]
 	budget := d.c.Budget()
 	for {
 		n, _, err := d.c.Block(&budget)
-		if err != nil || n == 0 {
-			return err
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			break
 		}
 		for range n {
-			if err := item(); err != nil {
-				return err
+			v, null, err := item(d)
+			if err != nil {
+				return nil, err
+			}
+			if null {
+				d.counts = append(d.counts, nil)
+			} else {
+				d.counts = append(d.counts, d.longs.one(v))
 			}
 		}
-	}
-}
-
-// countsArray reads _NULL_COUNTS: an array of nullable longs.
-func (d *entryDecoder) countsArray(item longItemFn) ([]*int64, error) {
-	d.counts = d.counts[:0]
-	err := d.array(func() error {
-		v, null, err := item(d)
-		if err != nil {
-			return err
-		}
-		if null {
-			d.counts = append(d.counts, nil)
-		} else {
-			d.counts = append(d.counts, d.longs.one(v))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	out := d.ptrs.take(len(d.counts))
 	copy(out, d.counts)
@@ -186,16 +178,22 @@ func (d *entryDecoder) countsArray(item longItemFn) ([]*int64, error) {
 // stringArray reads an array of strings.
 func (d *entryDecoder) stringArray(item bytesItemFn) ([]string, error) {
 	d.names = d.names[:0]
-	err := d.array(func() error {
-		b, err := item(d)
+	budget := d.c.Budget()
+	for {
+		n, _, err := d.c.Block(&budget)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		d.names = append(d.names, string(b))
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		if n == 0 {
+			break
+		}
+		for range n {
+			b, err := item(d)
+			if err != nil {
+				return nil, err
+			}
+			d.names = append(d.names, string(b))
+		}
 	}
 	out := d.strs.take(len(d.names))
 	copy(out, d.names)
