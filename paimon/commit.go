@@ -669,6 +669,9 @@ func (c *TableCommit) findCommitted(ctx context.Context, from int64, latest *sna
 }
 
 func (c *TableCommit) latestSnapshot(ctx context.Context) (*snapshot.Snapshot, error) {
+	if c.t.publisher != nil {
+		return c.latestThrough(ctx, c.t.publisher)
+	}
 	return latestSnapshotOf(ctx, c.meta)
 }
 
@@ -689,6 +692,9 @@ func (c *TableCommit) tryCommitOnce(ctx context.Context, latest *snapshot.Snapsh
 	if err != nil {
 		c.mw.removeWritten(context.WithoutCancel(ctx))
 		return nil, outcomeLostRace, err
+	}
+	if c.t.publisher != nil {
+		return c.publishThrough(ctx, c.t.publisher, snap, ch)
 	}
 	err = fs.WriteFile(ctx, c.meta.fsys, c.meta.SnapshotPath(newID), snap.Encode(), &fs.CreateOptions{IfNotExist: true})
 	switch {

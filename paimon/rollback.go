@@ -55,7 +55,14 @@ type RollbackResult struct {
 // The removals run newest first, so an interrupted rollback leaves a table
 // whose snapshots are a prefix of the old ones; running it again finishes
 // the job. Like Java, it takes no lock: writers must be stopped meanwhile.
+//
+// A table whose catalog publishes its snapshots (TableOptions.SnapshotCommit)
+// asks the catalog to roll back instead, as Java's FileStoreTable does
+// through its catalog's TableRollback.
 func (t *Table) RollbackTo(ctx context.Context, id int64) (*RollbackResult, error) {
+	if t.publisher != nil {
+		return t.rollbackThrough(ctx, id, "")
+	}
 	s, err := t.meta.ReadSnapshot(ctx, id)
 	if errors.Is(err, ErrSnapshotNotFound) {
 		tags, terr := readTags(ctx, t.meta)
@@ -91,6 +98,9 @@ func (t *Table) RollbackTo(ctx context.Context, id int64) (*RollbackResult, erro
 func (t *Table) RollbackToTag(ctx context.Context, name string) (*RollbackResult, error) {
 	if err := checkTagName(name); err != nil {
 		return nil, err
+	}
+	if t.publisher != nil {
+		return t.rollbackThrough(ctx, 0, name)
 	}
 	tag, err := t.meta.ReadTag(ctx, name)
 	if err != nil {

@@ -60,6 +60,11 @@ type TableOptions struct {
 	// manifest cache for the same reason). A manifest costs roughly 0.5 KiB
 	// per data file it lists.
 	ManifestCache int
+	// SnapshotCommit, when set, publishes the table's commits instead of
+	// the file system (see SnapshotCommit); catalogs whose server commits,
+	// such as a REST catalog, set it. Nil keeps the file system's
+	// create-if-absent of snapshot files.
+	SnapshotCommit SnapshotCommit
 }
 
 // Table is an opened Paimon table: where its files are and the schema it
@@ -70,6 +75,7 @@ type Table struct {
 	meta      *TableMeta
 	schema    *schema.TableSchema
 	manifests *manifestCache // TableOptions.ManifestCache; nil: none
+	publisher SnapshotCommit // TableOptions.SnapshotCommit; nil: the file system
 }
 
 // OpenTable opens the table in directory path of fsys by reading its latest
@@ -95,7 +101,7 @@ func OpenTable(ctx context.Context, fsys fs.FS, path string, opts *TableOptions)
 	if o.ManifestCache < 0 {
 		return nil, fmt.Errorf("%w: table option ManifestCache %d is negative", ErrInvalidOption, o.ManifestCache)
 	}
-	t := &Table{id: id, meta: meta, schema: s}
+	t := &Table{id: id, meta: meta, schema: s, publisher: o.SnapshotCommit}
 	if o.ManifestCache > 0 {
 		t.manifests = newManifestCache(o.ManifestCache)
 	}

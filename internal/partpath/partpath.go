@@ -61,6 +61,10 @@ func Path(fields []schema.DataField, values []any, defaultName string, legacy bo
 	return sb.String(), nil
 }
 
+// Blank reports whether s is empty or all whitespace as Java sees it: such
+// a partition value takes the default partition name.
+func Blank(s string) bool { return blank(s) }
+
 // blank mirrors Java StringUtils.isNullOrWhitespaceOnly, which tests every
 // character with Character.isWhitespace.
 func blank(s string) bool {
