@@ -883,14 +883,14 @@ func (c *TableCommit) checkConflicts(ctx context.Context, latest *snapshot.Snaps
 			}
 		}
 	}
-	var m manifest.Merger
-	if err := m.Add(base...); err != nil {
+	merged, failed, err := mergeEntries(base, ch.files)
+	switch {
+	case failed == 0:
 		return fmt.Errorf("%w: %w", ErrCorrupt, err)
-	}
-	if err := m.Add(ch.files...); err != nil {
+	case err != nil:
 		return fmt.Errorf("%w: %w", ErrCommitConflict, err)
 	}
-	for _, e := range m.Result() {
+	for _, e := range merged {
 		if e.Kind == manifest.FileKindDelete {
 			return fmt.Errorf("%w: file %s to delete is no longer in snapshot %d (deleted by another commit)",
 				ErrCommitConflict, e.File.FileName, latest.ID)

@@ -110,6 +110,11 @@
 // snapshots and their hints, tags, manifest lists, manifests, index manifests
 // and index files — through an fs.FS, with the layout Java Paimon uses
 // (SnapshotManager, SchemaManager, TagManager, FileStorePathFactory).
+// TableMeta.LiveFiles lists the data files of a snapshot. Inside the package
+// one scanner (file_scan.go, Java's FileStoreScan) reads and merges
+// manifests for planning, commit conflict checks and overwrites, manifest
+// compaction, expiration, orphan cleaning and the writer's restore: change
+// how live files are found there and nowhere else.
 //
 // # Errors
 //

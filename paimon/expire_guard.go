@@ -150,16 +150,19 @@ func (e *expirer) guardSnapshot(ctx context.Context, s *snapshot.Snapshot) error
 		if err != nil {
 			return err
 		}
+		var unseen []manifest.ManifestFileMeta
 		for _, mf := range metas {
 			g.names[mf.FileName] = struct{}{}
-			if _, seen := g.manifestsSeen[mf.FileName]; seen {
-				continue
+			if _, seen := g.manifestsSeen[mf.FileName]; !seen {
+				g.manifestsSeen[mf.FileName] = struct{}{}
+				unseen = append(unseen, mf)
 			}
-			g.manifestsSeen[mf.FileName] = struct{}{}
-			entries, err := e.meta.ReadListedManifest(ctx, &mf)
-			if err != nil {
-				return err
-			}
+		}
+		lists, err := newFileScan(e.meta, nil).readManifests(ctx, unseen)
+		if err != nil {
+			return err
+		}
+		for _, entries := range lists {
 			for i := range entries {
 				if entries[i].Kind == manifest.FileKindAdd {
 					g.data[keyOf(&entries[i])] = struct{}{}
@@ -282,23 +285,17 @@ func (e *expirer) dataFileSkipper(ctx context.Context, tags []*snapshot.Snapshot
 // merged manifest entries of a snapshot (unmatched DELETE entries
 // included, as in Java).
 func (e *expirer) mergedDataFiles(ctx context.Context, s *snapshot.Snapshot) (map[dataFileKey]struct{}, error) {
-	metas, err := e.meta.DataManifests(ctx, s)
+	scanned, err := newFileScan(e.meta, nil).scan(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	var merger manifest.Merger
-	for _, mf := range metas {
-		entries, err := e.meta.ReadListedManifest(ctx, &mf)
-		if err != nil {
-			return nil, err
-		}
-		if err := merger.Add(entries...); err != nil {
-			return nil, corrupt(e.meta.ManifestPath(mf.FileName), err)
-		}
+	merged, err := scanned.merged()
+	if err != nil {
+		return nil, err
 	}
-	out := map[dataFileKey]struct{}{}
-	for _, en := range merger.Result() {
-		out[keyOf(&en)] = struct{}{}
+	out := make(map[dataFileKey]struct{}, len(merged))
+	for _, en := range merged {
+		out[keyOf(en)] = struct{}{}
 	}
 	return out, nil
 }

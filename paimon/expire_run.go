@@ -143,16 +143,19 @@ func (e *expirer) cleanUnusedDataFiles(ctx context.Context, deltaList manifestLi
 		paths []string
 		ext   bool
 	}
-	byPath := map[string]*pending{}
-	var order []string
-	for _, mf := range metas {
-		entries, err := e.meta.ReadListedManifest(ctx, &mf)
-		if tolerable(err) {
+	lists, errs, err := newFileScan(e.meta, nil).readEach(ctx, metas, tolerable)
+	if err != nil {
+		return err
+	}
+	for _, err := range errs {
+		if err != nil {
 			return nil // Java cancels the whole snapshot's data file deletion
 		}
-		if err != nil {
-			return err
-		}
+	}
+	byPath := map[string]*pending{}
+	var order []string
+	for m, entries := range lists {
+		mf := &metas[m]
 		for i := range entries {
 			en := &entries[i]
 			paths, ext, err := e.entryPaths(en, true)
@@ -203,14 +206,11 @@ func (e *expirer) deleteAddedDataFiles(ctx context.Context, list manifestListRef
 	if err != nil {
 		return err
 	}
-	for _, mf := range metas {
-		entries, err := e.meta.ReadListedManifest(ctx, &mf)
-		if tolerable(err) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
+	lists, _, err := newFileScan(e.meta, nil).readEach(ctx, metas, tolerable)
+	if err != nil {
+		return err
+	}
+	for _, entries := range lists { // an unreadable manifest has none
 		var del []string
 		for i := range entries {
 			en := &entries[i]

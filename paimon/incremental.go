@@ -130,7 +130,7 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) e
 			plan.Stats.ManifestsPruned++
 		}
 	}
-	entries, err := readManifests(ctx, meta, s.table.manifests, kept)
+	entries, err := newFileScan(meta, s.table.manifests).readManifests(ctx, kept)
 	if err != nil {
 		return err
 	}

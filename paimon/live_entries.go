@@ -43,49 +43,13 @@ func latestSnapshotOf(ctx context.Context, meta *TableMeta) (*snapshot.Snapshot,
 	return nil, fmt.Errorf("%w: the latest snapshot keeps disappearing", ErrSnapshotNotFound)
 }
 
-// liveEntries merges the data manifests of s into its live ADD entries,
-// keeping those of the partitions match accepts (all when match is nil).
-// cache may be nil.
+// liveEntries returns copies of the live ADD entries of s, keeping those of
+// the partitions match accepts (all when match is nil). cache may be nil.
 func liveEntries(ctx context.Context, meta *TableMeta, cache *manifestCache, s *snapshot.Snapshot,
 	match func([]byte) (bool, error)) ([]manifest.ManifestEntry, error) {
-	metas, err := meta.DataManifests(ctx, s)
-	if err != nil {
-		return nil, err
+	fs := newFileScan(meta, cache)
+	if match != nil {
+		fs.keepEntry = func(e *manifest.ManifestEntry) (bool, error) { return match(e.Partition) }
 	}
-	var m manifest.Merger
-	for _, f := range metas {
-		var entries []manifest.ManifestEntry
-		if cache != nil {
-			entries, err = cache.get(ctx, meta, &f)
-		} else {
-			entries, err = meta.ReadListedManifest(ctx, &f)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if match != nil {
-			kept := make([]manifest.ManifestEntry, 0, len(entries))
-			for i := range entries {
-				ok, err := match(entries[i].Partition)
-				if err != nil {
-					return nil, err
-				}
-				if ok {
-					kept = append(kept, entries[i])
-				}
-			}
-			entries = kept
-		}
-		if err := m.Add(entries...); err != nil {
-			return nil, fmt.Errorf("%w: manifest %s: %w", ErrCorrupt, f.FileName, err)
-		}
-	}
-	out := m.Result()
-	live := out[:0]
-	for _, e := range out {
-		if e.Kind == manifest.FileKindAdd {
-			live = append(live, e)
-		}
-	}
-	return live, nil
+	return fs.liveEntries(ctx, s)
 }

@@ -55,20 +55,18 @@ func (c *TableCommit) mergeCandidates(ctx context.Context, candidates []manifest
 	if len(candidates) == 1 {
 		return candidates, nil
 	}
-	var m manifest.Merger
-	for _, f := range candidates {
-		entries, err := c.cache.get(ctx, c.meta, &f)
-		if err != nil {
-			return nil, err
-		}
-		if err := m.Add(entries...); err != nil {
-			return nil, corrupt(c.meta.ManifestPath(f.FileName), fmt.Errorf("merging manifests: %w", err))
-		}
+	lists, err := newFileScan(c.meta, c.cache).readManifests(ctx, candidates)
+	if err != nil {
+		return nil, err
 	}
-	if m.Len() == 0 {
+	merged, failed, err := mergeEntries(lists...)
+	if err != nil {
+		return nil, corrupt(c.meta.ManifestPath(candidates[failed].FileName), fmt.Errorf("merging manifests: %w", err))
+	}
+	if len(merged) == 0 {
 		return nil, nil
 	}
-	return c.mw.writeManifests(ctx, m.Result())
+	return c.mw.writeManifests(ctx, merged)
 }
 
 func (c *TableCommit) fullCompaction(ctx context.Context, input []manifest.ManifestFileMeta) ([]manifest.ManifestFileMeta, bool, error) {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
 )
@@ -141,20 +142,24 @@ func (r *orphanRefs) collectList(ctx context.Context, owner string, list manifes
 		return err
 	}
 	r.read[list.name] = true
+	var unread []manifest.ManifestFileMeta
 	for _, mf := range metas {
 		r.names[mf.FileName] = true
-		if r.read[mf.FileName] {
+		if !r.read[mf.FileName] {
+			unread = append(unread, mf)
+		}
+	}
+	missing := func(err error) bool { return errors.Is(err, iofs.ErrNotExist) }
+	lists, errs, err := newFileScan(r.c.meta, nil).readEach(ctx, unread, missing)
+	if err != nil {
+		return err
+	}
+	for m, entries := range lists {
+		if errs[m] != nil {
+			r.missing[owner] = unread[m].FileName
 			continue
 		}
-		entries, err := r.c.meta.ReadListedManifest(ctx, &mf)
-		if errors.Is(err, iofs.ErrNotExist) {
-			r.missing[owner] = mf.FileName
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		r.read[mf.FileName] = true
+		r.read[unread[m].FileName] = true
 		for i := range entries {
 			r.names[entries[i].File.FileName] = true
 			for _, x := range entries[i].File.ExtraFiles {

@@ -6,9 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
@@ -69,40 +67,19 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 	}
 	plan.SnapshotID = st.snapshot.ID
 	meta := s.table.meta
-	manifests, err := meta.DataManifests(ctx, st.snapshot)
+	fscan := newFileScan(meta, s.table.manifests)
+	fscan.keepManifest = st.pruner.keepManifest
+	scanned, err := fscan.scan(ctx, st.snapshot)
 	if err != nil {
 		return nil, err
 	}
-	plan.Stats.Manifests = len(manifests)
-	kept := manifests[:0:0]
-	for i := range manifests {
-		if st.pruner.keepManifest(&manifests[i]) {
-			kept = append(kept, manifests[i])
-		} else {
-			plan.Stats.ManifestsPruned++
-		}
-	}
-	entries, err := readManifests(ctx, meta, s.table.manifests, kept)
+	plan.Stats.Manifests = len(scanned.all)
+	plan.Stats.ManifestsPruned = len(scanned.all) - len(scanned.read)
+	kept, entries := scanned.read, scanned.entries
+	live, err := scanned.merged()
 	if err != nil {
 		return nil, err
 	}
-	// Merge by reference: the decoded manifests stay the only copy of
-	// each entry until the splits take the files they read.
-	var merger manifest.RefMerger
-	total := 0
-	for _, es := range entries {
-		total += len(es)
-	}
-	merger.Grow(total)
-	for i, es := range entries {
-		if err := merger.Add(es); err != nil {
-			// A file added twice (by one manifest or two lists naming
-			// the same manifest): the metadata contradicts itself.
-			return nil, corrupt(meta.ManifestPath(kept[i].FileName),
-				fmt.Errorf("merging the manifests of snapshot %d: %w", plan.SnapshotID, err))
-		}
-	}
-	live := merger.Result()
 	files := live[:0]
 	skipLevel0 := st.skipLevel0()
 	for _, e := range live {
@@ -166,62 +143,6 @@ func nameManifest(err error, meta *TableMeta, metas []manifest.ManifestFileMeta,
 		}
 	}
 	return ee.err
-}
-
-// readManifests reads manifest files concurrently and returns their entries
-// in manifest order (the order matters for merging), through cache when it
-// is not nil. The entries are shared with the cache: read only.
-func readManifests(ctx context.Context, meta *TableMeta, cache *manifestCache, metas []manifest.ManifestFileMeta) ([][]manifest.ManifestEntry, error) {
-	out := make([][]manifest.ManifestEntry, len(metas))
-	if len(metas) == 0 {
-		return out, nil
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	workers := min(runtime.GOMAXPROCS(0)*2, len(metas), 16)
-	next := make(chan int)
-	// The first failure is the one to report: the others may only be the
-	// cancellation it caused.
-	var firstErr error
-	var errOnce sync.Once
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				var es []manifest.ManifestEntry
-				var err error
-				if cache != nil {
-					es, err = cache.get(ctx, meta, &metas[i])
-				} else {
-					es, err = meta.ReadListedManifest(ctx, &metas[i])
-				}
-				if err != nil {
-					errOnce.Do(func() { firstErr = err; cancel() })
-					continue
-				}
-				out[i] = es
-			}
-		}()
-	}
-feed:
-	for i := range metas {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // makeSplits groups files by partition and bucket and packs each group into

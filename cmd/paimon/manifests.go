@@ -270,21 +270,10 @@ func (src *snapshotSource) dataEntries(ctx context.Context) ([]manifest.Manifest
 // liveFiles returns the data files of the snapshot: the ADD entries left
 // after merging DELETE entries into them.
 func (src *snapshotSource) liveFiles(ctx context.Context) ([]manifest.ManifestEntry, error) {
-	entries, err := src.dataEntries(ctx)
-	if err != nil {
-		return nil, err
+	if src.snap == nil {
+		return nil, nil
 	}
-	live, err := manifest.MergeEntries(entries)
-	if err != nil {
-		return nil, fmt.Errorf("merge manifests of snapshot %d: %w", src.snap.ID, err)
-	}
-	out := live[:0]
-	for _, e := range live {
-		if e.Kind == manifest.FileKindAdd {
-			out = append(out, e)
-		}
-	}
-	return out, nil
+	return src.meta.LiveFiles(ctx, src.snap, nil)
 }
 
 // readManifestsConcurrently reads manifest files with a few workers and
