@@ -1,0 +1,71 @@
+package coreoptions
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Check returns an error wrapping ErrUnsupported for the first option (in
+// key order) that opts sets to a value this library refuses for op, per the
+// classification: a Refused option set to anything but Java's default or a
+// value its rule allows, or an Implemented option set to a value outside
+// the values its rule lists. Options of primary-key tables are skipped when
+// primaryKey is false. A refused value that does not even parse yields an
+// error wrapping ErrInvalid instead. Keys Lookup does not know pass: Java
+// ignores them too.
+//
+// Read and write paths call Check before producing or accepting any row, so
+// that a table using a feature this library lacks fails instead of being
+// read or written differently from Java.
+func Check(opts map[string]string, op Op, primaryKey bool) error {
+	for _, key := range slices.Sorted(maps.Keys(opts)) {
+		o, ok := Lookup(key)
+		if !ok || (o.Tables == PrimaryKeyTables && !primaryKey) {
+			continue
+		}
+		if err := checkRule(o, o.Rule(op), key, opts[key], op); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkRule(o *Option, r Rule, key, value string, op Op) error {
+	switch {
+	case r.Class == Ignorable, r.Class == Implemented && r.Allow == nil:
+		return nil
+	}
+	got, err := parseValue(o, key, value)
+	if err != nil {
+		return err
+	}
+	allowed := r.Allow
+	if r.Class == Refused && o.HasDefault {
+		allowed = append([]string{o.Default}, allowed...)
+	}
+	for _, a := range allowed {
+		want, err := parseValue(o, key, a)
+		if err != nil {
+			continue
+		}
+		if ws, ok := want.(string); ok && o.Type == KindString {
+			// Java lowercases the string options it acts on
+			// (file formats, codecs) before looking them up.
+			if strings.EqualFold(ws, got.(string)) {
+				return nil
+			}
+		} else if want == got {
+			return nil
+		}
+	}
+	reason := fmt.Sprintf("not implemented for %ss", op)
+	if r.Class == Implemented || len(allowed) > 0 {
+		reason = fmt.Sprintf("%s (%ss take %v)", reason, op, allowed)
+	}
+	if o.Note != "" {
+		reason += ": " + o.Note
+	}
+	return &Error{Key: key, Value: value, Reason: reason, Err: ErrUnsupported}
+}
