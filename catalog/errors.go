@@ -21,6 +21,11 @@ var (
 	// ErrInvalidIdentifier reports a database, table or branch name the
 	// catalog cannot use: empty, or containing a path separator or "..".
 	ErrInvalidIdentifier = errors.New("catalog: invalid identifier")
+
+	// ErrForbidden reports an operation the catalog's server refused for
+	// lack of permission (Java's DatabaseNoPermissionException and
+	// TableNoPermissionException).
+	ErrForbidden = errors.New("catalog: permission denied")
 )
 
 // derivedError is a sentinel with its own message that also matches a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/paimon-go/paimon-go/fs"
@@ -21,8 +22,33 @@ var ErrNoMetastore = errors.New("catalog: metastore not registered")
 // Options configures Open. A nil *Options is the zero value.
 type Options struct {
 	// Metastore selects the registered implementation; "" means
-	// DefaultMetastore. It mirrors Java Paimon's "metastore" catalog option.
+	// Properties["metastore"], else "rest" for an http:// or https:// URI,
+	// else DefaultMetastore. It mirrors Java Paimon's "metastore" catalog
+	// option.
 	Metastore string
+	// Properties are the catalog options under Java's names (uri,
+	// warehouse, token.provider, token, dlf.* ...), for metastores that
+	// take any; service metastores receive them all.
+	Properties map[string]string
+}
+
+// ServiceOpener builds a catalog served by a remote service rather than
+// read from a warehouse directory (the REST catalog): uri is the
+// service's address (Open's uri argument, else Properties["uri"]).
+type ServiceOpener func(ctx context.Context, uri string, opts *Options) (Catalog, error)
+
+var services = map[string]ServiceOpener{}
+
+// RegisterService makes opener available to Open under name, like
+// RegisterMetastore for metastores that open no file system (catalog/rest
+// registers "rest"). It panics on an empty name or a nil opener.
+func RegisterService(name string, opener ServiceOpener) {
+	if name == "" || opener == nil {
+		panic("catalog: RegisterService: empty name or nil opener")
+	}
+	metastoreMu.Lock()
+	defer metastoreMu.Unlock()
+	services[name] = opener
 }
 
 // MetastoreOpener builds a catalog over the warehouse directory of fsys.
@@ -56,15 +82,21 @@ func RegisterMetastore(name string, opener MetastoreOpener) {
 func Metastores() []string {
 	metastoreMu.RLock()
 	defer metastoreMu.RUnlock()
-	out := make([]string, 0, len(metastores))
+	out := make([]string, 0, len(metastores)+len(services))
 	for n := range metastores {
 		out = append(out, n)
+	}
+	for n := range services {
+		if metastores[n] == nil {
+			out = append(out, n)
+		}
 	}
 	slices.Sort(out)
 	return out
 }
 
-// Open returns the catalog whose warehouse is at uri: a "scheme://..." URI
+// Open returns the catalog whose warehouse (or, for a service metastore
+// such as "rest", whose server) is at uri: a "scheme://..." URI
 // of any file system registered with fs.Register, "file:/path", or a plain
 // path (see fs.OpenURI). The metastore named by opts (default
 // DefaultMetastore) must have been registered, usually by a blank import of
@@ -76,15 +108,38 @@ func Open(ctx context.Context, uri string, opts *Options) (Catalog, error) {
 		o = *opts
 	}
 	if o.Metastore == "" {
+		o.Metastore = o.Properties["metastore"]
+	}
+	if uri == "" && o.Metastore != "rest" {
+		uri = o.Properties["warehouse"]
+	}
+	if o.Metastore == "" {
 		o.Metastore = DefaultMetastore
+		if lu := strings.ToLower(uri); strings.HasPrefix(lu, "http://") || strings.HasPrefix(lu, "https://") {
+			o.Metastore = "rest"
+		}
 	}
 	metastoreMu.RLock()
 	opener := metastores[o.Metastore]
+	service := services[o.Metastore]
 	metastoreMu.RUnlock()
+	if service != nil {
+		if uri == "" {
+			uri = o.Properties["uri"]
+		}
+		cat, err := service(ctx, uri, &o)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: open %s catalog: %w", o.Metastore, err)
+		}
+		return cat, nil
+	}
 	if opener == nil {
 		hint := ""
-		if o.Metastore == DefaultMetastore {
+		switch o.Metastore {
+		case DefaultMetastore:
 			hint = " (import _ \"github.com/paimon-go/paimon-go/catalog/filesystem\")"
+		case "rest":
+			hint = " (import _ \"github.com/paimon-go/paimon-go/catalog/rest\")"
 		}
 		return nil, fmt.Errorf("%w: %q%s", ErrNoMetastore, o.Metastore, hint)
 	}

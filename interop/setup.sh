@@ -44,11 +44,14 @@ install_java() {
     fi
     touch "$deps_stamp"
   fi
-  cls_stamp="$dir/classes/.stamp-$(hash_of "$here/java/PaimonInterop.java")"
+  # RestCatalogServerMain runs Java's REST catalog test server, which only the 1.4.2 test jar has.
+  local sources=("$here/java/PaimonInterop.java")
+  [ "$v" = 1.4.2 ] && sources+=("$here/java/RestCatalogServerMain.java")
+  cls_stamp="$dir/classes/.stamp-$(hash_of "${sources[@]}")"
   if [ -f "$cls_stamp" ]; then log "Java Paimon $v: up to date"; return; fi
-  log "Java Paimon $v: compiling PaimonInterop"
+  log "Java Paimon $v: compiling ${sources[*]##*/}"
   rm -rf "$dir/classes"; mkdir -p "$dir/classes"
-  javac -nowarn --release 17 -encoding UTF-8 -cp "$dir/lib/*" -d "$dir/classes" "$here/java/PaimonInterop.java"
+  javac -nowarn --release 17 -encoding UTF-8 -cp "$dir/lib/*" -d "$dir/classes" "${sources[@]}"
   touch "$cls_stamp"
 }
 

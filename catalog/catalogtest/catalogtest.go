@@ -74,6 +74,70 @@ func WriteWarehouse(ctx context.Context, fsys fs.FS, dir string) error {
 	return nil
 }
 
+// Populate creates the suite's databases, tables and branch through a
+// catalog's DDL, for catalogs whose metadata lives in a server rather
+// than in warehouse files (a REST catalog): the same names, columns,
+// primary keys and schema ids as WriteWarehouse. The directories that are
+// not tables have no DDL counterpart; Run's checks for them then reduce to
+// "not found". createBranch creates a branch of a table from its latest
+// schema.
+func Populate(ctx context.Context, c catalog.Catalog, createBranch func(ctx context.Context, id paimon.Identifier, branch string) error) error {
+	ddl, ok := c.(catalog.DDL)
+	if !ok {
+		return fmt.Errorf("catalogtest: %T has no DDL", c)
+	}
+	for _, db := range Databases {
+		if err := ddl.CreateDatabase(ctx, db, false); err != nil {
+			return fmt.Errorf("catalogtest: %w", err)
+		}
+	}
+	base := func(pk bool, extra ...string) *paimon.Schema {
+		b := paimon.NewSchemaBuilder().Column("id", schema.IntType().NotNull()).Column("name", schema.StringType())
+		for _, col := range extra {
+			b.Column(col, schema.BigIntType())
+		}
+		if pk {
+			b.PrimaryKey("id")
+		}
+		s, err := b.Build()
+		if err != nil {
+			panic(err) // a fixed, valid schema
+		}
+		return s
+	}
+	add := func(col string) paimon.SchemaChange {
+		return paimon.AddColumn{FieldNames: []string{col}, Type: schema.BigIntType()}
+	}
+	id := func(table, branch string) paimon.Identifier {
+		return paimon.Identifier{Database: "db1", Table: table, Branch: branch}
+	}
+	steps := []func() error{
+		func() error { return ddl.CreateTable(ctx, id("t_append", ""), base(false), false) },
+		func() error { return ddl.CreateTable(ctx, id("t_pk", ""), base(true), false) },
+		// The branch starts from schema-0 and gets its own column.
+		func() error { return createBranch(ctx, id("t_pk", ""), Branch) },
+		func() error {
+			return ddl.AlterTable(ctx, id("t_pk", Branch), []paimon.SchemaChange{add("branch_col")}, false)
+		},
+		func() error { return ddl.AlterTable(ctx, id("t_pk", ""), []paimon.SchemaChange{add("v2")}, false) },
+		// t_late reaches schema-3 with the columns of WriteWarehouse's.
+		func() error { return ddl.CreateTable(ctx, id("t_late", ""), base(false, "x"), false) },
+		func() error { return ddl.AlterTable(ctx, id("t_late", ""), []paimon.SchemaChange{add("late")}, false) },
+		func() error {
+			return ddl.AlterTable(ctx, id("t_late", ""), []paimon.SchemaChange{paimon.DropColumn{FieldNames: []string{"x"}}}, false)
+		},
+		func() error {
+			return ddl.AlterTable(ctx, id("t_late", ""), []paimon.SchemaChange{paimon.SetOption{Key: "k", Value: "v"}}, false)
+		},
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			return fmt.Errorf("catalogtest: populate step %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
 // schemaJSON encodes a table schema with columns id, name and extra.
 func schemaJSON(id int64, pk bool, extra ...string) ([]byte, error) {
 	b := schema.NewSchemaBuilder().
@@ -225,5 +289,80 @@ func Run(t *testing.T, newCatalog func(t *testing.T) catalog.Catalog) {
 			require.ErrorIs(t, err, paimon.ErrUnsupported, name)
 			require.ErrorContains(t, err, name)
 		}
+	})
+}
+
+// RunDDL checks the DDL of the catalogs newCatalog returns (which must
+// implement catalog.DDL): creating, altering and dropping a database
+// "ddl_db" and its tables, and the errors for names that exist or do not.
+// It leaves the catalog as it found it.
+func RunDDL(t *testing.T, newCatalog func(t *testing.T) catalog.Catalog) {
+	ctx := context.Background()
+	c := newCatalog(t)
+	t.Cleanup(func() { require.NoError(t, c.Close()) })
+	ddl, ok := c.(catalog.DDL)
+	require.True(t, ok, "%T has no DDL", c)
+	const db = "ddl_db"
+	id := paimon.Identifier{Database: db, Table: "t"}
+	s, err := paimon.NewSchemaBuilder().Column("id", schema.IntType().NotNull()).Column("name", schema.StringType()).Build()
+	require.NoError(t, err)
+	columns := func(id paimon.Identifier) []string {
+		tbl, err := c.LoadTable(ctx, id)
+		require.NoError(t, err)
+		return tbl.Schema().FieldNames()
+	}
+
+	t.Run("CreateDatabase", func(t *testing.T) {
+		require.NoError(t, ddl.CreateDatabase(ctx, db, false))
+		require.ErrorIs(t, ddl.CreateDatabase(ctx, db, false), catalog.ErrDatabaseExists)
+		require.NoError(t, ddl.CreateDatabase(ctx, db, true))
+		require.ErrorIs(t, ddl.CreateDatabase(ctx, catalog.SystemDatabase, false), catalog.ErrInvalidIdentifier)
+		var dbs []string
+		for d, err := range c.ListDatabases(ctx) {
+			require.NoError(t, err)
+			dbs = append(dbs, d)
+		}
+		require.Contains(t, dbs, db)
+	})
+	t.Run("CreateTable", func(t *testing.T) {
+		err := ddl.CreateTable(ctx, paimon.Identifier{Database: "ddl_missing", Table: "t"}, s, false)
+		require.ErrorIs(t, err, catalog.ErrDatabaseNotFound)
+		require.NoError(t, ddl.CreateTable(ctx, id, s, false))
+		err = ddl.CreateTable(ctx, id, s, false)
+		require.ErrorIs(t, err, catalog.ErrTableExists)
+		require.ErrorIs(t, err, paimon.ErrTableExists)
+		require.NoError(t, ddl.CreateTable(ctx, id, s, true))
+		require.ErrorIs(t, ddl.CreateTable(ctx, paimon.Identifier{Database: db, Table: "t$snapshots"}, s, false), catalog.ErrInvalidIdentifier)
+		require.Equal(t, []string{"id", "name"}, columns(id))
+	})
+	t.Run("AlterTable", func(t *testing.T) {
+		add := []paimon.SchemaChange{paimon.AddColumn{FieldNames: []string{"extra"}, Type: schema.BigIntType()}}
+		require.NoError(t, ddl.AlterTable(ctx, id, add, false))
+		require.Equal(t, []string{"id", "name", "extra"}, columns(id))
+		missing := paimon.Identifier{Database: db, Table: "missing"}
+		require.ErrorIs(t, ddl.AlterTable(ctx, missing, add, false), catalog.ErrTableNotFound)
+		require.NoError(t, ddl.AlterTable(ctx, missing, add, true))
+		drop := []paimon.SchemaChange{paimon.DropColumn{FieldNames: []string{"no_such_column"}}}
+		require.Error(t, ddl.AlterTable(ctx, id, drop, false))
+		require.Equal(t, []string{"id", "name", "extra"}, columns(id))
+	})
+	t.Run("DropDatabaseNotEmpty", func(t *testing.T) {
+		require.ErrorIs(t, ddl.DropDatabase(ctx, db, false, false), catalog.ErrDatabaseNotEmpty)
+	})
+	t.Run("DropTable", func(t *testing.T) {
+		require.NoError(t, ddl.DropTable(ctx, id, false))
+		_, err := c.LoadTable(ctx, id)
+		require.ErrorIs(t, err, catalog.ErrTableNotFound)
+		require.ErrorIs(t, ddl.DropTable(ctx, id, false), catalog.ErrTableNotFound)
+		require.NoError(t, ddl.DropTable(ctx, id, true))
+	})
+	t.Run("DropDatabase", func(t *testing.T) {
+		require.NoError(t, ddl.DropDatabase(ctx, db, false, false))
+		for d, err := range c.ListDatabases(ctx) {
+			require.NoError(t, err)
+			require.NotEqual(t, db, d)
+		}
+		require.ErrorIs(t, ddl.DropDatabase(ctx, db, false, false), catalog.ErrDatabaseNotFound)
+		require.NoError(t, ddl.DropDatabase(ctx, db, true, false))
 	})
 }

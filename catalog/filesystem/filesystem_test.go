@@ -200,3 +200,11 @@ func TestOpenOwnsFS(t *testing.T) {
 	_, err = catalog.Open(ctx, "closetest://x/wh", &catalog.Options{Metastore: "nosuch"})
 	require.ErrorIs(t, err, catalog.ErrNoMetastore)
 }
+
+// TestConformanceDDL runs the catalog DDL suite the REST catalog also
+// passes against Java's server.
+func TestConformanceDDL(t *testing.T) {
+	fsys, err := localfs.New(t.TempDir(), nil)
+	require.NoError(t, err)
+	catalogtest.RunDDL(t, func(t *testing.T) catalog.Catalog { return filesystem.New(fsys, ".", nil) })
+}

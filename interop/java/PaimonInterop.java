@@ -231,12 +231,36 @@ public class PaimonInterop {
         return openCatalog(warehouse, Map.of());
     }
 
-    /** Opens the filesystem catalog; {@code extra} overrides the defaults (plan "catalogOptions"). */
+    /**
+     * Opens the filesystem catalog; {@code extra} overrides the defaults (plan "catalogOptions"). A
+     * warehouse of the form "catalog-options:&lt;file&gt;" opens the catalog the file's "key=value"
+     * lines describe instead (a REST catalog, say).
+     */
     private static Catalog openCatalog(String warehouse, Map<String, String> extra) {
+        if (warehouse.startsWith("catalog-options:")) {
+            return openCatalogFromFile(Paths.get(warehouse.substring("catalog-options:".length())), extra);
+        }
         Options options = new Options();
         options.set("warehouse", Paths.get(warehouse).toAbsolutePath().toString());
         // A long-lived JVM must not see stale tables after other writers change them.
         options.set("cache-enabled", "false");
+        extra.forEach(options::set);
+        return CatalogFactory.createCatalog(CatalogContext.create(options));
+    }
+
+    /** Opens the catalog described by a file of "key=value" lines (REST catalog interop). */
+    private static Catalog openCatalogFromFile(java.nio.file.Path file, Map<String, String> extra) throws RuntimeException {
+        Options options = new Options();
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                int eq = line.indexOf('=');
+                if (!line.isBlank() && eq > 0) {
+                    options.set(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         extra.forEach(options::set);
         return CatalogFactory.createCatalog(CatalogContext.create(options));
     }
