@@ -167,40 +167,94 @@ func (p *pruner) newStatsLayout(ctx context.Context, id int64, cols []string, pk
 	if err != nil {
 		return nil, err
 	}
-	statFields := fileSchema.Fields
-	if pk {
-		statFields = fileSchema.TrimmedPrimaryKeyFields()
-	} else if cols != nil {
-		statFields = make([]schema.DataField, 0, len(cols))
-		for _, name := range cols {
-			fld, ok := fileSchema.FieldByName(name)
-			if !ok {
-				return &statsLayout{keep: true}, nil
-			}
-			statFields = append(statFields, fld)
-		}
+	m := newStatsColumns(st.schema, fileSchema, cols, pk)
+	if m.unknown {
+		return &statsLayout{keep: true}, nil
 	}
 	tested := map[int]bool{}
 	for _, leaf := range st.filter.Leaves() {
 		tested[leaf.FieldIndex()] = true
 	}
-	l := &statsLayout{}
-	for _, fld := range statFields {
-		l.types = append(l.types, fld.Type)
-		i, ok := st.fieldPos[fld.ID]
-		if !ok || !tested[i] {
-			i = -1
+	l := &statsLayout{types: m.types, idx: make([]int, len(m.types)), convert: make([]bool, len(m.types))}
+	for j := range l.idx {
+		l.idx[j] = -1
+	}
+	for i, j := range m.col {
+		if j >= 0 && tested[i] {
+			l.idx[j], l.convert[j] = i, m.changed[i]
 		}
-		l.idx = append(l.idx, i)
-		l.convert = append(l.convert, i >= 0 && !fld.Type.EqualIgnoreFieldIDs(st.schema.Fields[i].Type))
 	}
 	if !pk {
 		// Fields added after the file was written are all NULL in it.
-		for i, fld := range st.schema.Fields {
-			if _, ok := fileSchema.FieldByID(fld.ID); !ok {
+		for i, missing := range m.missing {
+			if missing {
 				l.added = append(l.added, i)
 			}
 		}
 	}
 	return l, nil
+}
+
+// statsColumns maps the fields of one schema onto the statistics columns of
+// the files written with another (Java SimpleStatsEvolution): fields are
+// matched by id, and the statistics hold every field of the file schema in
+// order, or only those the file's _VALUE_STATS_COLS names (dense
+// statistics), or for primary-key tables the key fields. Planning prunes
+// with it and the files system table renders statistics with it.
+type statsColumns struct {
+	// types is the file's type of each statistics column.
+	types []schema.DataType
+	// col is, per field of the target schema, its statistics column; -1
+	// when the file lacks the field or did not collect statistics for it.
+	col []int
+	// missing marks the target fields the file schema lacks: all NULL in
+	// the file.
+	missing []bool
+	// changed marks the target fields whose type changed since the file
+	// was written.
+	changed []bool
+	// unknown is set when the statistics columns name a field the file
+	// schema lacks: no target field maps to such a column, but the
+	// statistics may not be what their file claims.
+	unknown bool
+}
+
+// newStatsColumns maps the fields of to onto the statistics of files
+// written with schema file; cols is the files' _VALUE_STATS_COLS (nil:
+// every field) and pk selects the key statistics, which ignore cols.
+func newStatsColumns(to, file *schema.TableSchema, cols []string, pk bool) *statsColumns {
+	m := &statsColumns{col: make([]int, len(to.Fields)), missing: make([]bool, len(to.Fields)), changed: make([]bool, len(to.Fields))}
+	statFields := file.Fields
+	switch {
+	case pk:
+		statFields = file.TrimmedPrimaryKeyFields()
+	case cols != nil:
+		statFields = make([]schema.DataField, 0, len(cols))
+		for _, name := range cols {
+			fld, ok := file.FieldByName(name)
+			if !ok {
+				m.unknown = true
+				fld = schema.DataField{ID: -1} // holds no target field
+			}
+			statFields = append(statFields, fld)
+		}
+	}
+	colOf := make(map[int]int, len(statFields)) // field id -> first statistics column
+	for j, fld := range statFields {
+		m.types = append(m.types, fld.Type)
+		if _, dup := colOf[fld.ID]; !dup {
+			colOf[fld.ID] = j
+		}
+	}
+	for i, fld := range to.Fields {
+		ff, ok := file.FieldByID(fld.ID)
+		m.missing[i] = !ok
+		j, collected := colOf[fld.ID]
+		if !ok || !collected {
+			j = -1
+		}
+		m.col[i] = j
+		m.changed[i] = ok && !ff.Type.EqualIgnoreFieldIDs(fld.Type)
+	}
+	return m
 }
