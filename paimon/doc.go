@@ -110,7 +110,11 @@
 // snapshots and their hints, tags, manifest lists, manifests, index manifests
 // and index files — through an fs.FS, with the layout Java Paimon uses
 // (SnapshotManager, SchemaManager, TagManager, FileStorePathFactory).
-// TableMeta.LiveFiles lists the data files of a snapshot. Inside the package
+// TableMeta.LiveFiles lists the data files of a snapshot. Table.SystemTable
+// reads Java's system tables (snapshots, schemas, options, tags, branches,
+// consumers, manifests, files, partitions, buckets, audit_log) with Java's
+// columns and rendering; package paimon/health turns the metadata into a
+// report of findings. Inside the package
 // one scanner (file_scan.go, Java's FileStoreScan) reads and merges
 // manifests for planning, commit conflict checks and overwrites, manifest
 // compaction, expiration, orphan cleaning and the writer's restore: change

@@ -78,6 +78,17 @@ func SystemTableNames() []string {
 	return append(out, SystemAuditLog)
 }
 
+// SystemTableFields returns the columns of the system table name, as Java
+// declares them. The audit log's columns depend on the table: they are
+// those of Table.SystemTable's reader.
+func SystemTableFields(name string) ([]schema.DataField, error) {
+	i := slices.IndexFunc(systemTables, func(st *systemTable) bool { return st.name == name })
+	if i < 0 {
+		return nil, fmt.Errorf("%w %q: its columns depend on the table", ErrNoSystemTable, name)
+	}
+	return slices.Clone(systemTables[i].fields), nil
+}
+
 // SystemTable reads the system table name ("snapshots", "files", ...; see
 // SystemTableNames) of t's branch. Errors about the table itself (a
 // missing snapshot or tag) are returned here; errors met while reading

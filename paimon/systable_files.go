@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf16"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -703,6 +704,15 @@ func (src *systemSource) partitionSpecText(b []byte, parts []schema.DataField, d
 		sb.WriteString(f.Name + "=" + s)
 	}
 	return sb.String(), nil
+}
+
+// PartitionName renders a serialized partition row of the table as Java's
+// $partitions system table names it: "k1=v1/k2=v2", each value cast to
+// STRING (TIMESTAMP_LTZ in the local time zone), NULL and blank values
+// shown as partition.default-name; "" for an unpartitioned table.
+func (t *Table) PartitionName(partition []byte) (string, error) {
+	src := &systemSource{table: t, meta: t.meta, opts: &SystemTableOptions{TimeZone: time.Local}, schema: t.schema}
+	return src.partitionSpecText(partition, t.schema.PartitionFields(), tableOptions(t.schema.Options).partitionDefaultName())
 }
 
 // castToString renders a scalar value as Java's CastExecutors cast it to

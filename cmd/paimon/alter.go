@@ -36,10 +36,8 @@ func (f changeFlag) Set(v string) error {
 }
 
 func runTableAlter(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse string
 	list := &changeList{}
 	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
 	fs.Var(changeFlag{list, parseSetOption}, "set", "set table option `KEY=VALUE`")
 	fs.Var(changeFlag{list, parseUnsetOption}, "unset", "remove table option `KEY`")
 	fs.Var(changeFlag{list, parseComment}, "comment", "replace the table comment with `TEXT` (empty removes it)")
@@ -47,24 +45,15 @@ func runTableAlter(ctx context.Context, e *env, c *command, args []string) error
 	fs.Var(changeFlag{list, parseDropColumn}, "drop-column", "drop column `COL`")
 	fs.Var(changeFlag{list, parseRenameColumn}, "rename-column", "rename a column: `OLD=NEW`")
 	fs.Var(changeFlag{list, parseAlterColumnType}, "alter-column-type", "change a column's type: `'COL TYPE'`")
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, fs, args, tableSpec{maxRest: 0})
 	if err != nil {
 		return err
 	}
-	if err := positionals(c, pos, 1, 1, "table name (database.table)"); err != nil {
-		return err
-	}
-	id, err := tableArg(c, pos[0])
-	if err != nil {
-		return err
-	}
-	if err := resolveWarehouse(c, &warehouse); err != nil {
-		return err
-	}
+	id := a.table
 	if len(list.changes) == 0 {
 		return usagef(c.name, "nothing to change: give --set, --unset, --comment, --add-column, --drop-column, --rename-column or --alter-column-type")
 	}
-	cat, ddl, closeCat, err := openDDL(ctx, warehouse)
+	cat, ddl, closeCat, err := openDDL(ctx, a.warehouse)
 	if err != nil {
 		return err
 	}

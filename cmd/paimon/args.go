@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,6 +15,96 @@ import (
 
 // warehouseUsage is the help text of every --warehouse flag.
 const warehouseUsage = "warehouse `URI`: a path, file://, mem://, s3://, gs:// or azblob:// (default $" + warehouseEnv + ")"
+
+// tableArgs is the command line shared by the commands on one table:
+// --warehouse, the table, --output when the command prints something
+// selectable, --snapshot and --tag when it reads an older snapshot, and the
+// positional arguments after the table.
+type tableArgs struct {
+	warehouse string
+	table     paimon.Identifier
+	output    string
+	snapshot  int64 // 0: not given
+	tag       string
+	rest      []string        // positional arguments after the table
+	set       map[string]bool // the flags given
+}
+
+// tableSpec says which shared flags a command on one table takes.
+type tableSpec struct {
+	// formats are the --output choices and output the default ("" means
+	// the first); nil formats means no --output flag.
+	formats []string
+	output  string
+	// travel adds --snapshot and --tag, which exclude each other;
+	// snapshotUsage and tagUsage replace their help texts.
+	travel                  bool
+	snapshotUsage, tagUsage string
+	// minRest and maxRest bound the positional arguments after the table
+	// (maxRest -1: any number); args names all positionals for messages.
+	minRest, maxRest int
+	args             string
+}
+
+// parseTable registers the shared flags of spec on fs (which holds the
+// command's own flags), parses args and checks them.
+func parseTable(e *env, c *command, fs *flag.FlagSet, args []string, spec tableSpec) (*tableArgs, error) {
+	a := &tableArgs{}
+	var snapshotFlag string
+	fs.StringVar(&a.warehouse, "warehouse", "", warehouseUsage)
+	if spec.formats != nil {
+		fs.StringVar(&a.output, "output", cmp.Or(spec.output, spec.formats[0]), "output `format`: "+strings.Join(spec.formats, ", "))
+	}
+	if spec.travel {
+		fs.StringVar(&snapshotFlag, "snapshot", "", cmp.Or(spec.snapshotUsage, "read snapshot `N` instead of the latest"))
+		fs.StringVar(&a.tag, "tag", "", cmp.Or(spec.tagUsage, "read the snapshot of tag `T`"))
+	}
+	pos, err := parseArgs(e, c, fs, args)
+	if err != nil {
+		return nil, err
+	}
+	names := cmp.Or(spec.args, "table name (database.table)")
+	switch {
+	case len(pos) < 1+spec.minRest:
+		return nil, usagef(c.name, "missing %s", names)
+	case spec.maxRest == 0 && len(pos) > 1:
+		return nil, usagef(c.name, "expected one table name, got %d arguments: %s", len(pos), strings.Join(pos, " "))
+	case spec.maxRest > 0 && len(pos) > 1+spec.maxRest:
+		return nil, usagef(c.name, "too many arguments: %s (want %s)", strings.Join(pos, " "), names)
+	}
+	if a.table, err = paimon.ParseIdentifier(pos[0]); err != nil {
+		return nil, usagef(c.name, "%v", err)
+	}
+	a.rest = pos[1:]
+	if a.warehouse = warehouseFlag(a.warehouse); a.warehouse == "" {
+		return nil, usagef(c.name, "no warehouse: pass --warehouse URI or set $%s", warehouseEnv)
+	}
+	if spec.formats != nil && !slices.Contains(spec.formats, a.output) {
+		return nil, usagef(c.name, "--output %q: want one of %s", a.output, strings.Join(spec.formats, ", "))
+	}
+	a.set = flagsSet(fs)
+	if !spec.travel {
+		return a, nil
+	}
+	if a.set["snapshot"] {
+		if a.snapshot, err = strconv.ParseInt(strings.TrimSpace(snapshotFlag), 10, 64); err != nil || a.snapshot <= 0 {
+			return nil, usagef(c.name, "--snapshot %q: want a positive snapshot id", snapshotFlag)
+		}
+	}
+	if a.set["tag"] && a.tag == "" {
+		return nil, usagef(c.name, "--tag: empty tag name")
+	}
+	if a.set["snapshot"] && a.set["tag"] {
+		return nil, usagef(c.name, "--snapshot and --tag cannot be combined: they are exclusive")
+	}
+	return a, nil
+}
+
+// load opens the catalog and loads the table. The returned function closes
+// the catalog; the table must not be used after it.
+func (a *tableArgs) load(ctx context.Context) (*paimon.Table, func(), error) {
+	return loadTable(ctx, a.warehouse, a.table)
+}
 
 // resolveWarehouse applies the $PAIMON_WAREHOUSE default to *w and refuses
 // a command line that gives neither.
@@ -24,7 +116,7 @@ func resolveWarehouse(c *command, w *string) error {
 }
 
 // positionals checks the number of positional arguments; names describes
-// them for the messages ("table name (database.table)").
+// them for the messages ("database name").
 func positionals(c *command, pos []string, min, max int, names string) error {
 	switch {
 	case len(pos) < min:
@@ -33,15 +125,6 @@ func positionals(c *command, pos []string, min, max int, names string) error {
 		return usagef(c.name, "too many arguments: %s (want %s)", strings.Join(pos, " "), names)
 	}
 	return nil
-}
-
-// tableArg parses a "database.table" argument.
-func tableArg(c *command, s string) (paimon.Identifier, error) {
-	id, err := paimon.ParseIdentifier(s)
-	if err != nil {
-		return id, usagef(c.name, "%v", err)
-	}
-	return id, nil
 }
 
 // flagsSet returns the names of the flags given on the command line.

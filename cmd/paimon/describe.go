@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/health"
 )
 
 // describeZone is the time zone commit times are shown in; tests fix it.
@@ -57,41 +57,21 @@ type describeSnapshot struct {
 }
 
 func runTableDescribe(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse, output string
-	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
-	fs.StringVar(&output, "output", formatText, "output `format`: text or json")
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, newFlagSet(c), args, tableSpec{formats: healthFormats})
 	if err != nil {
 		return err
 	}
-	if err := positionals(c, pos, 1, 1, "table name (database.table)"); err != nil {
-		return err
-	}
-	id, err := tableArg(c, pos[0])
-	if err != nil {
-		return err
-	}
-	if err := resolveWarehouse(c, &warehouse); err != nil {
-		return err
-	}
-	if output != formatText && output != formatJSON {
-		return usagef(c.name, "--output %q: want text or json", output)
-	}
-	tbl, closeCatalog, err := loadTable(ctx, warehouse, id)
+	tbl, closeCatalog, err := a.load(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeCatalog()
-	rep, err := describe(ctx, tbl, id)
+	rep, err := describe(ctx, tbl, a.table)
 	if err != nil {
 		return err
 	}
-	if output == formatJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(rep)
+	if a.output == formatJSON {
+		return writeJSON(e.stdout, rep)
 	}
 	return rep.writeText(e.stdout)
 }
@@ -100,6 +80,10 @@ func runTableDescribe(ctx context.Context, e *env, c *command, args []string) er
 func describe(ctx context.Context, tbl *paimon.Table, id paimon.Identifier) (*describeReport, error) {
 	s := tbl.Schema()
 	bucket, err := s.Bucket()
+	if err != nil {
+		return nil, err
+	}
+	mode, err := health.BucketMode(s)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +96,7 @@ func describe(ctx context.Context, tbl *paimon.Table, id paimon.Identifier) (*de
 	rep := &describeReport{
 		Table: id.String(), Type: "append", SchemaID: s.ID,
 		PrimaryKeys: nonNil(s.PrimaryKeys), PartitionKeys: nonNil(s.PartitionKeys),
-		Bucket: bucket, BucketMode: bucketMode(s, bucket), BucketKeys: []string{},
+		Bucket: bucket, BucketMode: mode, BucketKeys: []string{},
 		ChangelogProducer: option("changelog-producer", "none"),
 		FileFormat:        option("file.format", "parquet"),
 		Comment:           s.Comment,
@@ -231,6 +215,13 @@ func writeIndented(w io.Writer, rows [][]string) {
 		}
 		io.WriteString(w, strings.TrimRight(l, " \n")+"\n")
 	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func plural(n int) string {

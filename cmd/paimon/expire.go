@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -30,39 +29,23 @@ Exit status: 0 ok (also when nothing expired), 1 runtime error, 2 usage
 error.`
 
 type expireArgs struct {
-	warehouse string
-	table     paimon.Identifier
-	output    string
-	opts      paimon.ExpireOptions
+	*tableArgs
+	opts paimon.ExpireOptions
 }
 
 func parseExpireArgs(e *env, c *command, args []string) (*expireArgs, error) {
 	var a expireArgs
 	var retainMin, retainMax, olderThan, maxDeletes string
 	fs := newFlagSet(c)
-	fs.StringVar(&a.warehouse, "warehouse", "", warehouseUsage)
 	fs.StringVar(&retainMin, "retain-min", "", "keep at least the `N` newest snapshots")
 	fs.StringVar(&retainMax, "retain-max", "", "keep at most the `N` newest snapshots, whatever their age")
 	fs.StringVar(&olderThan, "older-than", "", "expire only snapshots committed more than `DURATION` ago")
 	fs.StringVar(&maxDeletes, "max-deletes", "", "expire at most `N` snapshots in this run")
-	fs.StringVar(&a.output, "output", formatText, "output `format`: text or json")
-	pos, err := parseArgs(e, c, fs, args)
-	if err != nil {
+	var err error
+	if a.tableArgs, err = parseTable(e, c, fs, args, tableSpec{formats: healthFormats}); err != nil {
 		return nil, err
 	}
-	if err := positionals(c, pos, 1, 1, "table name (database.table)"); err != nil {
-		return nil, err
-	}
-	if a.table, err = tableArg(c, pos[0]); err != nil {
-		return nil, err
-	}
-	if err := resolveWarehouse(c, &a.warehouse); err != nil {
-		return nil, err
-	}
-	if a.output != formatText && a.output != formatJSON {
-		return nil, usagef(c.name, "--output %q: want text or json", a.output)
-	}
-	set := flagsSet(fs)
+	set := a.set
 	for _, f := range []struct {
 		name string
 		val  string
@@ -104,7 +87,7 @@ func runExpire(ctx context.Context, e *env, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	tbl, closeCatalog, err := loadTable(ctx, a.warehouse, a.table)
+	tbl, closeCatalog, err := a.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -186,9 +169,7 @@ func writeExpireJSON(w io.Writer, res *paimon.ExpireResult, left []int64) error 
 		DeletedStatistics: res.DeletedStatistics, DeletedDirectories: res.DeletedDirectories,
 		SkippedExternalFiles: res.SkippedExternalFiles,
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 func nonNilIDs(ids []int64) []int64 {

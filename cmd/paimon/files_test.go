@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/canon"
 )
 
@@ -191,44 +189,4 @@ func sumColumn(t *testing.T, rows []map[string]any, col string) int64 {
 		n += v
 	}
 	return n
-}
-
-func TestFormatIdentifier(t *testing.T) {
-	for _, tt := range []struct{ name, want string }{
-		{"data-1.parquet", "parquet"},
-		{"data-1.zst.parquet", "parquet"},
-		{"data-1.orc", "orc"},
-		{"data-1.avro.zst", "avro"},
-		{"data-1.GZ", ""},
-		{"noext", ""},
-	} {
-		got, err := formatIdentifier(tt.name)
-		if tt.want == "" {
-			require.Error(t, err, tt.name)
-			continue
-		}
-		require.NoError(t, err, tt.name)
-		require.Equal(t, tt.want, got, tt.name)
-	}
-}
-
-func TestJavaObjectText(t *testing.T) {
-	for _, tt := range []struct {
-		v    any
-		typ  schema.DataType
-		want string
-	}{
-		{nil, schema.IntType(), "null"},
-		{[]byte{0xca, 0xfe}, schema.BytesType(), "X'CAFE'"},
-		{int32(19782), schema.DateType(), "19782"},
-		{float32(math.Copysign(0, -1)), schema.FloatType(), "-0.0"},
-		{1e10, schema.DoubleType(), "1.0E10"},
-	} {
-		require.Equal(t, tt.want, javaObjectText(tt.v, tt.typ))
-	}
-	require.True(t, javaStringLess("Z", "a"))
-	require.True(t, javaStringLess("a", "ab"))
-	// U+1F600 sorts after U+FF5E in UTF-8 but before it in UTF-16.
-	require.True(t, "\uff5e" < "\U0001F600")
-	require.True(t, javaStringLess("\U0001F600", "\uff5e"))
 }

@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -15,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/health"
 )
 
 // healthDetails documents the report and the rules behind its findings.
@@ -74,223 +72,64 @@ const formatText = "text"
 
 var healthFormats = []string{formatText, formatJSON}
 
-// Thresholds of the findings (see healthDetails).
-const (
-	bucketRecommendedMin = 200 << 20
-	bucketRecommendedMax = 1 << 30
-	skewFactor           = 4
-	skewMinBytes         = 64 << 20
-	// findingsShownPerRule caps the text output's lines per rule; JSON
-	// lists every finding.
-	findingsShownPerRule = 5
-)
+// findingsShownPerRule caps the text output's lines per rule; JSON lists
+// every finding.
+const findingsShownPerRule = 5
 
 // healthNow is the clock ages are measured against; tests replace it.
 var healthNow = time.Now
 
-// errHealth reports a table option the health report cannot interpret.
-var errHealth = errors.New("health")
-
-type healthArgs struct {
-	warehouse  string
-	table      paimon.Identifier
-	output     string
-	smallFiles int64 // 0: the default threshold
-}
-
-func parseHealthArgs(e *env, c *command, args []string) (*healthArgs, error) {
-	var a healthArgs
+func runHealth(ctx context.Context, e *env, c *command, args []string) error {
 	var small string
 	fs := newFlagSet(c)
-	fs.StringVar(&a.warehouse, "warehouse", "", "warehouse `URI`: a path, file://, mem://, s3://, gs:// or azblob:// (default $"+warehouseEnv+")")
-	fs.StringVar(&a.output, "output", formatText, "output `format`: "+strings.Join(healthFormats, ", "))
 	fs.StringVar(&small, "small-file-threshold", "", "files below `SIZE` (e.g. 16mb) count as small (default 70% of target-file-size)")
-	pos, err := parseArgs(e, c, fs, args)
-	if err != nil {
-		return nil, err
-	}
-	switch len(pos) {
-	case 0:
-		return nil, usagef(c.name, "missing table name (database.table)")
-	case 1:
-	default:
-		return nil, usagef(c.name, "expected one table name, got %d arguments: %s", len(pos), strings.Join(pos, " "))
-	}
-	if a.table, err = paimon.ParseIdentifier(pos[0]); err != nil {
-		return nil, usagef(c.name, "%v", err)
-	}
-	if a.warehouse = warehouseFlag(a.warehouse); a.warehouse == "" {
-		return nil, usagef(c.name, "no warehouse: pass --warehouse URI or set $%s", warehouseEnv)
-	}
-	if !slices.Contains(healthFormats, a.output) {
-		return nil, usagef(c.name, "--output %q: want one of %s", a.output, strings.Join(healthFormats, ", "))
-	}
-	if small != "" {
-		if a.smallFiles, err = paimon.ParseMemorySize(small); err != nil || a.smallFiles <= 0 {
-			return nil, usagef(c.name, "--small-file-threshold %q: want a positive size such as 16mb", small)
-		}
-	}
-	return &a, nil
-}
-
-func runHealth(ctx context.Context, e *env, c *command, args []string) error {
-	a, err := parseHealthArgs(e, c, args)
+	a, err := parseTable(e, c, fs, args, tableSpec{formats: healthFormats})
 	if err != nil {
 		return err
 	}
-	tbl, closeCatalog, err := loadTable(ctx, a.warehouse, a.table)
+	opts := &health.Options{Now: healthNow}
+	if small != "" {
+		if opts.SmallFileThreshold, err = paimon.ParseMemorySize(small); err != nil || opts.SmallFileThreshold <= 0 {
+			return usagef(c.name, "--small-file-threshold %q: want a positive size such as 16mb", small)
+		}
+	}
+	tbl, closeCatalog, err := a.load(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeCatalog()
-	in, err := collectHealth(ctx, tbl, a)
+	rep, err := health.Inspect(ctx, tbl, opts)
 	if err != nil {
 		return err
 	}
-	rep := analyzeHealth(in)
 	if a.output == formatJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(rep)
+		return writeJSON(e.stdout, rep)
 	}
-	return rep.writeText(e.stdout)
+	return writeHealthText(e.stdout, rep)
 }
 
-// healthReport is the report, as --output json prints it.
-type healthReport struct {
-	Table     healthTable      `json:"table"`
-	Snapshots healthSnapshots  `json:"snapshots"`
-	Consumers []healthConsumer `json:"consumers"`
-	Buckets   []healthBucket   `json:"buckets"`
-	Findings  []healthFinding  `json:"findings"`
-}
-
-type healthTable struct {
-	Name              string   `json:"name"`
-	Type              string   `json:"type"`
-	PrimaryKeys       []string `json:"primary_keys"`
-	PartitionKeys     []string `json:"partition_keys"`
-	BucketMode        string   `json:"bucket_mode"`
-	Bucket            int      `json:"bucket"`
-	MergeEngine       string   `json:"merge_engine,omitempty"`
-	ChangelogProducer string   `json:"changelog_producer"`
-	FileFormat        string   `json:"file_format"`
-	DeletionVectors   bool     `json:"deletion_vectors"`
-	WriteOnly         bool     `json:"write_only"`
-	TargetFileSize    int64    `json:"target_file_size"`
-	SmallFileSize     int64    `json:"small_file_threshold"`
-	SmallFileSource   string   `json:"small_file_threshold_source"`
-	MinFileNum        int      `json:"compaction_min_file_num"`
-	RunTrigger        int      `json:"sorted_run_compaction_trigger,omitempty"`
-	RunStop           int      `json:"sorted_run_stop_trigger,omitempty"`
-	SnapshotID        int64    `json:"snapshot_id"`
-	Partitions        int      `json:"partitions"`
-	Files             int      `json:"files"`
-	Bytes             int64    `json:"bytes"`
-	Records           int64    `json:"records"`
-}
-
-type healthSnapshots struct {
-	Count           int   `json:"count"`
-	Earliest        int64 `json:"earliest_id"`
-	Latest          int64 `json:"latest_id"`
-	EarliestAge     int64 `json:"earliest_age_seconds"`
-	LatestAge       int64 `json:"latest_age_seconds"`
-	RetainMin       int   `json:"num_retained_min"`
-	RetainMax       int   `json:"num_retained_max"`
-	TimeRetained    int64 `json:"time_retained_seconds"`
-	Overdue         int   `json:"overdue"`
-	HeldByConsumers int   `json:"held_by_consumers"`
-}
-
-// healthBucket is one bucket of one partition.
-type healthBucket struct {
-	Partition   string `json:"partition"`
-	Bucket      int32  `json:"bucket"`
-	Files       int    `json:"files"`
-	Bytes       int64  `json:"bytes"`
-	Records     int64  `json:"records"`
-	AvgFile     int64  `json:"avg_file_size"`
-	MedianFile  int64  `json:"median_file_size"`
-	SmallFiles  int    `json:"small_files"`
-	Level0Files int    `json:"level0_files,omitempty"`
-	SortedRuns  int    `json:"sorted_runs,omitempty"`
-}
-
-// healthFinding is one problem, in plain language, with the options that
-// address it.
-type healthFinding struct {
-	Rule     string   `json:"rule"`
-	Severity string   `json:"severity"` // "warning" or "info"
-	Scope    string   `json:"scope"`
-	Message  string   `json:"message"`
-	Options  []string `json:"options"`
-}
-
-func retainMaxText(n int) string {
-	if n == math.MaxInt32 {
-		return "unlimited"
-	}
-	return strconv.Itoa(n)
-}
-
-// humanBytes renders a size with binary units: "512 B", "1.5 KiB".
-func humanBytes(n int64) string {
-	if n < 1024 && n > -1024 {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	f := float64(n)
-	for _, u := range []string{"KiB", "MiB", "GiB", "TiB"} {
-		f /= 1024
-		if math.Abs(f) < 1024 || u == "TiB" {
-			return strconv.FormatFloat(f, 'f', 1, 64) + " " + u
-		}
-	}
-	return strconv.FormatInt(n, 10) + " B"
-}
-
-// humanDuration renders a duration in its two largest units: "2d3h",
-// "1h", "45s".
-func humanDuration(d time.Duration) string {
-	if d < 0 {
-		return "-" + humanDuration(-d)
-	}
-	if d < time.Second {
-		return d.String()
-	}
-	units := []struct {
-		d    time.Duration
-		name string
-	}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}}
-	var sb strings.Builder
-	parts := 0
-	for _, u := range units {
-		if d >= u.d && parts < 2 {
-			sb.WriteString(strconv.FormatInt(int64(d/u.d), 10) + u.name)
-			d %= u.d
-			parts++
-		} else if parts > 0 {
-			parts = 2
-		}
-	}
-	return sb.String()
+// writeJSON prints v as indented JSON without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // age renders how long ago something happened.
 func age(seconds int64) string {
 	d := time.Duration(seconds) * time.Second
 	if d < 0 {
-		return humanDuration(-d) + " in the future (clock skew?)"
+		return health.FormatDuration(-d) + " in the future (clock skew?)"
 	}
 	if d == 0 {
 		return "just now"
 	}
-	return humanDuration(d) + " ago"
+	return health.FormatDuration(d) + " ago"
 }
 
-// writeText prints the report for people.
-func (rep *healthReport) writeText(w io.Writer) error {
+// writeHealthText prints the report for people.
+func writeHealthText(w io.Writer, rep *health.Report) error {
 	t := &rep.Table
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	line := func(k, format string, args ...any) { fmt.Fprintf(tw, "%s\t%s\n", k, fmt.Sprintf(format, args...)) }
@@ -320,8 +159,8 @@ func (rep *healthReport) writeText(w io.Writer) error {
 	if t.WriteOnly {
 		line("Write-only", "yes: writers neither compact nor expire snapshots")
 	}
-	line("Target file size", "%s", humanBytes(t.TargetFileSize))
-	line("Small files", "below %s (%s); compaction after %d of them in a bucket", humanBytes(t.SmallFileSize), t.SmallFileSource, t.MinFileNum)
+	line("Target file size", "%s", health.FormatBytes(t.TargetFileSize))
+	line("Small files", "below %s (%s); compaction after %d of them in a bucket", health.FormatBytes(t.SmallFileSize), t.SmallFileSource, t.MinFileNum)
 	if t.Type == "primary-key" {
 		line("Sorted runs", "compaction at %d, writes stop at %d", t.RunTrigger, t.RunStop)
 	}
@@ -330,7 +169,7 @@ func (rep *healthReport) writeText(w io.Writer) error {
 		if len(t.PartitionKeys) > 0 {
 			where = fmt.Sprintf(" in %d partitions", t.Partitions)
 		}
-		line("Data", "%d files, %s, %d records%s (snapshot %d)", t.Files, humanBytes(t.Bytes), t.Records, where, t.SnapshotID)
+		line("Data", "%d files, %s, %d records%s (snapshot %d)", t.Files, health.FormatBytes(t.Bytes), t.Records, where, t.SnapshotID)
 	}
 	s := &rep.Snapshots
 	if s.Count == 0 {
@@ -339,7 +178,7 @@ func (rep *healthReport) writeText(w io.Writer) error {
 		line("Snapshots", "%d (%d..%d), earliest %s, latest %s", s.Count, s.Earliest, s.Latest, age(s.EarliestAge), age(s.LatestAge))
 	}
 	line("Retention", "keep %d to %s snapshots, expire after %s; %d overdue",
-		s.RetainMin, retainMaxText(s.RetainMax), humanDuration(time.Duration(s.TimeRetained)*time.Second), s.Overdue)
+		s.RetainMin, health.FormatRetainMax(s.RetainMax), health.FormatDuration(time.Duration(s.TimeRetained)*time.Second), s.Overdue)
 	if len(rep.Consumers) == 0 {
 		line("Consumers", "none")
 	}
@@ -368,11 +207,11 @@ func (rep *healthReport) writeText(w io.Writer) error {
 				p = "-"
 			}
 			bucket := strconv.Itoa(int(b.Bucket))
-			if b.Bucket == postponeBucketMode {
+			if b.Bucket == health.PostponeBucket {
 				bucket = "postpone"
 			}
-			row := []string{sanitizeCell(p), bucket, strconv.Itoa(b.Files), humanBytes(b.Bytes),
-				humanBytes(b.AvgFile), humanBytes(b.MedianFile), strconv.Itoa(b.SmallFiles)}
+			row := []string{sanitizeCell(p), bucket, strconv.Itoa(b.Files), health.FormatBytes(b.Bytes),
+				health.FormatBytes(b.AvgFile), health.FormatBytes(b.MedianFile), strconv.Itoa(b.SmallFiles)}
 			if pk {
 				row = append(row, strconv.Itoa(b.Level0Files), strconv.Itoa(b.SortedRuns))
 			}

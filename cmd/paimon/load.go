@@ -65,8 +65,7 @@ var loadFormats = []string{loadCSV, loadJSONL, loadParquet}
 const defaultBatchRows = 65536
 
 type loadArgs struct {
-	warehouse  string
-	table      paimon.Identifier
+	*tableArgs
 	files      []string
 	format     string // "" = by file name
 	batchRows  int
@@ -78,26 +77,17 @@ func parseLoadArgs(e *env, c *command, args []string) (*loadArgs, error) {
 	a := loadArgs{batchRows: defaultBatchRows}
 	var batchRows, delimiter string
 	fs := newFlagSet(c)
-	fs.StringVar(&a.warehouse, "warehouse", "", warehouseUsage)
 	fs.StringVar(&a.format, "format", "", "input `format` of every file: csv, jsonl or parquet (default: from the file name)")
 	fs.StringVar(&batchRows, "batch-rows", "", "rows per batch handed to the writer (default 65536)")
 	fs.StringVar(&a.commitUser, "commit-user", "", "commit user recorded in the snapshot (default a random UUID)")
 	fs.StringVar(&delimiter, "delimiter", ",", "field `separator` of csv files (one character; \\t for tab)")
-	pos, err := parseArgs(e, c, fs, args)
+	var err error
+	a.tableArgs, err = parseTable(e, c, fs, args, tableSpec{minRest: 1, maxRest: -1, args: "table name (database.table) and at least one file"})
 	if err != nil {
 		return nil, err
 	}
-	if err := positionals(c, pos, 2, len(pos), "table name (database.table) and at least one file"); err != nil {
-		return nil, err
-	}
-	if a.table, err = tableArg(c, pos[0]); err != nil {
-		return nil, err
-	}
-	a.files = pos[1:]
-	if err := resolveWarehouse(c, &a.warehouse); err != nil {
-		return nil, err
-	}
-	set := flagsSet(fs)
+	a.files = a.rest
+	set := a.set
 	if set["format"] {
 		if a.format = strings.ToLower(a.format); a.format == "ndjson" {
 			a.format = loadJSONL
@@ -180,7 +170,7 @@ func runLoad(ctx context.Context, e *env, c *command, args []string) (err error)
 		}
 		total += fi.Size()
 	}
-	tbl, closeCatalog, err := loadTable(ctx, a.warehouse, a.table)
+	tbl, closeCatalog, err := a.load(ctx)
 	if err != nil {
 		return err
 	}

@@ -129,61 +129,6 @@ func TestMetaGolden(t *testing.T) {
 	require.Greater(t, compared.Load(), int64(200), "dumps compared")
 }
 
-func TestJavaDuration(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string
-	}{
-		{0, "PT0S"},
-		{time.Hour, "PT1H"},
-		{90 * time.Minute, "PT1H30M"},
-		{24*time.Hour + 2*time.Second, "PT24H2S"},
-		{61 * time.Second, "PT1M1S"},
-		{1500 * time.Millisecond, "PT1.5S"},
-		{time.Nanosecond, "PT0.000000001S"},
-		{-500 * time.Millisecond, "PT-0.5S"},
-		{-1500 * time.Millisecond, "PT-1.5S"},
-		{-90 * time.Second, "PT-1M-30S"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.want, func(t *testing.T) {
-			require.Equal(t, tt.want, javaDuration(tt.d))
-		})
-	}
-}
-
-// TestJavaHashMapOrder checks the emulated iteration order against orders
-// Java's $schemas printed in the golden corpus.
-func TestJavaHashMapOrder(t *testing.T) {
-	tests := []struct {
-		name       string
-		keys, want []string
-	}{
-		{"two", []string{"file.format", "bucket"}, []string{"bucket", "file.format"}},
-		{"aggregation", []string{
-			"bucket", "merge-engine", "fields.total.aggregate-function", "fields.last.aggregate-function",
-			"fields.names.aggregate-function", "fields.mx.aggregate-function", "file.format",
-		}, []string{
-			"bucket", "fields.total.aggregate-function", "fields.last.aggregate-function", "merge-engine",
-			"file.format", "fields.names.aggregate-function", "fields.mx.aggregate-function",
-		}},
-		{"empty", nil, []string{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := javaHashMapOrder(tt.keys)
-			if len(tt.want) == 0 {
-				require.Empty(t, got)
-				return
-			}
-			require.Equal(t, tt.want, got)
-		})
-	}
-	require.Equal(t, uint32(99162322), javaStringHash("hello"))                         // Java "hello".hashCode()
-	require.Equal(t, uint32(1772899), javaStringHash("\U0001F600"))                     // a surrogate pair
-	require.Equal(t, uint32(2711519153), javaStringHash("a longer key that overflows")) // -1583448143 as int
-}
-
 // TestMetaCommands covers the other output formats, help and usage errors
 // of the system-table commands.
 func TestMetaCommands(t *testing.T) {

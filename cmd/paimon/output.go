@@ -8,6 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
 )
 
@@ -34,6 +37,59 @@ type rowWriter interface {
 type column struct {
 	name string
 	typ  schema.DataType
+}
+
+// stringNotNull is the type of the name columns of db list and table list.
+var stringNotNull = schema.StringType().NotNull()
+
+// printRecords prints the batches of rr in format, at most limit rows (0:
+// all), counting them on bar (which may be nil). Column types come from ts
+// where the Arrow field names a field of it (see columnTypes). The output
+// is flushed even when reading fails part way, so the rows read so far are
+// not lost.
+func printRecords(w io.Writer, format string, ts *schema.TableSchema, rr array.RecordReader, limit int64, bar *progress) (err error) {
+	types, err := columnTypes(ts, rr.Schema())
+	if err != nil {
+		return err
+	}
+	cols := make([]column, len(types))
+	for i, f := range rr.Schema().Fields() {
+		cols[i] = column{name: f.Name, typ: types[i]}
+	}
+	out, err := newRowWriter(format, w, cols)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := out.close(); err == nil {
+			err = cerr
+		}
+	}()
+	var n int64
+	values := make([]any, len(cols))
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		rows := int(rec.NumRows())
+		if limit > 0 {
+			rows = int(min(int64(rows), limit-n))
+		}
+		for i := range rows {
+			for c := range cols {
+				if values[c], err = parquet.ArrowValue(rec.Column(c), i, cols[c].typ); err != nil {
+					return fmt.Errorf("column %s: %w", cols[c].name, err)
+				}
+			}
+			if err := out.writeRow(values); err != nil {
+				return err
+			}
+		}
+		n += int64(rows)
+		bar.add(int64(rows))
+		if limit > 0 && n >= limit {
+			return nil
+		}
+	}
+	return rr.Err()
 }
 
 func newRowWriter(format string, w io.Writer, cols []column) (rowWriter, error) {

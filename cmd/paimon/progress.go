@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/paimon-go/paimon-go/paimon/health"
 )
 
 // isTerminal reports whether w is a terminal (a character device). Long
@@ -150,7 +152,7 @@ func (p *progress) line(elapsed time.Duration) string {
 
 func (p *progress) amount(n int64) string {
 	if p.unit == "bytes" {
-		return humanBytes(n)
+		return health.FormatBytes(n)
 	}
 	return groupDigits(n) + " " + p.unit
 }

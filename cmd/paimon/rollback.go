@@ -23,42 +23,16 @@ reaches. Stop writers while rolling back.
 Exit status: 0 ok, 1 runtime error, 2 usage error.`
 
 func runRollback(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse, snapshotFlag, tag string
-	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
-	fs.StringVar(&snapshotFlag, "snapshot", "", "roll back to snapshot `N`")
-	fs.StringVar(&tag, "tag", "", "roll back to the snapshot of tag `T`")
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, newFlagSet(c), args, tableSpec{travel: true,
+		snapshotUsage: "roll back to snapshot `N`", tagUsage: "roll back to the snapshot of tag `T`"})
 	if err != nil {
 		return err
 	}
-	if err := positionals(c, pos, 1, 1, "table name (database.table)"); err != nil {
-		return err
-	}
-	id, err := tableArg(c, pos[0])
-	if err != nil {
-		return err
-	}
-	if err := resolveWarehouse(c, &warehouse); err != nil {
-		return err
-	}
-	set := flagsSet(fs)
-	var snap int64
-	switch {
-	case set["snapshot"] && set["tag"]:
-		return usagef(c.name, "--snapshot and --tag cannot be combined: choose one target")
-	case set["snapshot"]:
-		if snap, err = positiveInt(c, "snapshot", snapshotFlag); err != nil {
-			return err
-		}
-	case set["tag"]:
-		if tag == "" {
-			return usagef(c.name, "--tag: empty tag name")
-		}
-	default:
+	if a.snapshot == 0 && a.tag == "" {
 		return usagef(c.name, "missing target: pass --snapshot N or --tag T")
 	}
-	tbl, closeCatalog, err := loadTable(ctx, warehouse, id)
+	id, tag, snap := a.table, a.tag, a.snapshot
+	tbl, closeCatalog, err := a.load(ctx)
 	if err != nil {
 		return err
 	}

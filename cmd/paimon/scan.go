@@ -3,15 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
@@ -43,16 +39,12 @@ Exit status: 0 ok, 1 runtime error, 2 usage error.`
 
 // scanArgs is the parsed command line of scan.
 type scanArgs struct {
-	warehouse string
-	table     paimon.Identifier
+	*tableArgs
 	columns   []string
 	where     string
 	filter    *predicate.Predicate
-	snapshot  int64
-	tag       string
 	asOf      time.Time
 	limit     int64
-	output    string
 	outputSet bool
 	explain   bool
 	audit     bool
@@ -67,7 +59,7 @@ func runScan(ctx context.Context, e *env, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	tbl, closeCatalog, err := loadTable(ctx, a.warehouse, a.table)
+	tbl, closeCatalog, err := a.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -82,56 +74,38 @@ func runScan(ctx context.Context, e *env, c *command, args []string) error {
 	// A progress line on a terminal's stderr, only when the rows go
 	// elsewhere (a file or a pipe): on the terminal they are the progress.
 	bar := newProgressUnit(e.stderr, isTerminal(e.stderr) && !isTerminal(e.stdout), "scanning", 0, "rows")
-	err = writeRows(ctx, e.stdout, tbl, scan, a.output, a.limit, bar)
+	rr, err := scan.NewReader(ctx)
+	if err == nil {
+		err = printRecords(e.stdout, a.output, tbl.Schema(), rr, a.limit, bar)
+		rr.Release()
+	}
 	bar.done()
 	return a.explainError(tbl, err)
 }
 
 func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 	var (
-		a                                  scanArgs
-		selectFlag, asOfFlag, snapshotFlag string
-		limitFlag, incrementalFlag         string
+		a                                    scanArgs
+		selectFlag, asOfFlag, limitFlag, inc string
 	)
 	fs := newFlagSet(c)
-	fs.StringVar(&a.warehouse, "warehouse", "", "warehouse `URI`: a path, file://, mem://, s3://, gs:// or azblob:// (default $"+warehouseEnv+")")
 	fs.StringVar(&selectFlag, "select", "", "comma-separated `columns` to return, in order (default all)")
 	fs.StringVar(&a.where, "where", "", "row filter `EXPR`, e.g. \"a = 1 AND s LIKE 'x%'\"")
-	fs.StringVar(&snapshotFlag, "snapshot", "", "read snapshot `N` instead of the latest")
-	fs.StringVar(&a.tag, "tag", "", "read the snapshot of tag `T`")
 	fs.StringVar(&asOfFlag, "as-of", "", "read the latest snapshot committed at or before `TIME`")
 	fs.StringVar(&limitFlag, "limit", "", "stop after `N` rows")
-	fs.StringVar(&a.output, "output", formatJSONL, "output `format`: "+strings.Join(rowFormats, ", "))
 	fs.BoolVar(&a.explain, "explain", false, "print the scan plan instead of the rows")
 	fs.BoolVar(&a.audit, "audit", false, "read the audit log: a leading rowkind column, deleted keys as -D rows")
-	fs.StringVar(&incrementalFlag, "incremental", "", "read the changes committed after snapshot `S,E`'s S up to E (rows with their rowkind)")
+	fs.StringVar(&inc, "incremental", "", "read the changes committed after snapshot `S,E`'s S up to E (rows with their rowkind)")
 	fs.StringVar(&a.incMode, "incremental-mode", "", "with --incremental: auto (default), delta or changelog")
-
-	pos, err := parseArgs(e, c, fs, args)
-	if err != nil {
+	var err error
+	if a.tableArgs, err = parseTable(e, c, fs, args, tableSpec{formats: rowFormats, travel: true}); err != nil {
 		return nil, err
 	}
 	bad := func(format string, args ...any) (*scanArgs, error) {
 		return nil, usagef(c.name, format, args...)
 	}
-	switch len(pos) {
-	case 0:
-		return bad("missing table name (database.table)")
-	case 1:
-	default:
-		return bad("expected one table name, got %d arguments: %s", len(pos), strings.Join(pos, " "))
-	}
-	if a.table, err = paimon.ParseIdentifier(pos[0]); err != nil {
-		return bad("%v", err)
-	}
-	if a.warehouse = warehouseFlag(a.warehouse); a.warehouse == "" {
-		return bad("no warehouse: pass --warehouse URI or set $%s", warehouseEnv)
-	}
-
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := a.set
 	a.outputSet = set["output"]
-
 	if set["select"] {
 		for _, col := range strings.Split(selectFlag, ",") {
 			col = strings.TrimSpace(col)
@@ -150,33 +124,22 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 		}
 	}
 	var travel []string
-	if set["snapshot"] {
-		travel = append(travel, "--snapshot")
-		n, err := strconv.ParseInt(snapshotFlag, 10, 64)
-		if err != nil || n <= 0 {
-			return bad("--snapshot %q: want a snapshot id (a positive integer)", snapshotFlag)
-		}
-		a.snapshot = n
-	}
-	if set["tag"] {
-		travel = append(travel, "--tag")
-		if a.tag == "" {
-			return bad("--tag: empty tag name")
+	for _, f := range []string{"snapshot", "tag", "as-of", "incremental"} {
+		if set[f] {
+			travel = append(travel, "--"+f)
 		}
 	}
 	if set["as-of"] {
-		travel = append(travel, "--as-of")
 		if a.asOf, err = parseTime(asOfFlag, time.Local); err != nil {
 			return bad("--as-of: %v", err)
 		}
 	}
 	if set["incremental"] {
-		travel = append(travel, "--incremental")
-		lo, hi, ok := strings.Cut(incrementalFlag, ",")
+		lo, hi, ok := strings.Cut(inc, ",")
 		s, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
 		e, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
 		if !ok || err1 != nil || err2 != nil || s < 0 || e < s {
-			return bad("--incremental %q: want S,E with 0 <= S <= E (snapshot ids)", incrementalFlag)
+			return bad("--incremental %q: want S,E with 0 <= S <= E (snapshot ids)", inc)
 		}
 		a.incremental, a.incStart, a.incEnd = true, s, e
 	} else if set["incremental-mode"] {
@@ -186,21 +149,17 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 		return bad("%s cannot be combined: choose one snapshot", strings.Join(travel, " and "))
 	}
 	if set["limit"] {
-		n, err := strconv.ParseInt(limitFlag, 10, 64)
-		if err != nil || n <= 0 {
-			return bad("--limit %q: want a positive integer", limitFlag)
+		if a.limit, err = positiveInt(c, "limit", limitFlag); err != nil {
+			return nil, err
 		}
-		a.limit = n
 	}
 	if a.explain {
 		if a.outputSet && a.output != formatTable && a.output != formatJSON && a.output != formatJSONL {
 			return bad("--explain prints text (--output table) or JSON (--output json), not %q", a.output)
 		}
-	} else if !slices.Contains(rowFormats, a.output) {
-		return bad("--output %q: want one of %s", a.output, strings.Join(rowFormats, ", "))
-	}
-	if a.explain && !a.outputSet {
-		a.output = formatTable
+		if !a.outputSet {
+			a.output = formatTable
+		}
 	}
 	return &a, nil
 }
@@ -274,65 +233,6 @@ func columnsHint(tbl *paimon.Table, err error) string {
 		return ""
 	}
 	return " (columns: " + strings.Join(tbl.Schema().FieldNames(), ", ") + ")"
-}
-
-// writeRows runs the scan and prints its rows, counting them on bar (which
-// may be nil). The output is flushed even when the scan fails part way, so
-// the rows read so far are not lost.
-func writeRows(ctx context.Context, w io.Writer, tbl *paimon.Table, scan *paimon.Scan, format string, limit int64, bar *progress) (err error) {
-	sch, err := scan.ArrowSchema(ctx)
-	if err != nil {
-		return err
-	}
-	types, err := columnTypes(tbl.Schema(), sch)
-	if err != nil {
-		return err
-	}
-	cols := make([]column, len(types))
-	for i, f := range sch.Fields() {
-		cols[i] = column{name: f.Name, typ: types[i]}
-	}
-	out, err := newRowWriter(format, w, cols)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := out.close(); err == nil {
-			err = cerr
-		}
-	}()
-	var n int64
-	values := make([]any, len(cols))
-	for rec, err := range scan.Records(ctx) {
-		if err != nil {
-			return err
-		}
-		rows := int(rec.NumRows())
-		if limit > 0 {
-			rows = int(min(int64(rows), limit-n))
-		}
-		for i := range rows {
-			for c := range cols {
-				v, err := parquet.ArrowValue(rec.Column(c), i, cols[c].typ)
-				if err != nil {
-					rec.Release()
-					return fmt.Errorf("column %s: %w", cols[c].name, err)
-				}
-				values[c] = v
-			}
-			if err := out.writeRow(values); err != nil {
-				rec.Release()
-				return err
-			}
-		}
-		rec.Release()
-		n += int64(rows)
-		bar.add(int64(rows))
-		if limit > 0 && n >= limit {
-			break
-		}
-	}
-	return nil
 }
 
 // parseTime parses the --as-of forms: epoch milliseconds, RFC 3339, and

@@ -111,26 +111,16 @@ func runTableList(ctx context.Context, e *env, c *command, args []string) error 
 }
 
 func runTableCreate(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse, schemaFile string
+	var schemaFile string
 	var ifNotExists bool
 	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
 	fs.StringVar(&schemaFile, "schema", "", "`FILE` holding the table definition as Paimon schema JSON")
 	fs.BoolVar(&ifNotExists, "if-not-exists", false, "succeed without doing anything when the table exists")
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, fs, args, tableSpec{})
 	if err != nil {
 		return err
 	}
-	if err := positionals(c, pos, 1, 1, "table name (database.table)"); err != nil {
-		return err
-	}
-	id, err := tableArg(c, pos[0])
-	if err != nil {
-		return err
-	}
-	if err := resolveWarehouse(c, &warehouse); err != nil {
-		return err
-	}
+	id := a.table
 	if schemaFile == "" {
 		return usagef(c.name, "missing --schema FILE")
 	}
@@ -142,7 +132,7 @@ func runTableCreate(ctx context.Context, e *env, c *command, args []string) erro
 	if err != nil {
 		return fmt.Errorf("%s: %w", schemaFile, err)
 	}
-	_, ddl, closeCat, err := openDDL(ctx, warehouse)
+	_, ddl, closeCat, err := openDDL(ctx, a.warehouse)
 	if err != nil {
 		return err
 	}
@@ -163,26 +153,15 @@ func runTableCreate(ctx context.Context, e *env, c *command, args []string) erro
 }
 
 func runTableDrop(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse string
 	var ifExists bool
 	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
 	fs.BoolVar(&ifExists, "if-exists", false, "succeed without doing anything when the table does not exist")
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, fs, args, tableSpec{})
 	if err != nil {
 		return err
 	}
-	if err := positionals(c, pos, 1, 1, "table name (database.table)"); err != nil {
-		return err
-	}
-	id, err := tableArg(c, pos[0])
-	if err != nil {
-		return err
-	}
-	if err := resolveWarehouse(c, &warehouse); err != nil {
-		return err
-	}
-	_, ddl, closeCat, err := openDDL(ctx, warehouse)
+	id := a.table
+	_, ddl, closeCat, err := openDDL(ctx, a.warehouse)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/health"
 )
 
 // tagDetails is the help text of the tag group.
@@ -35,39 +36,30 @@ func tagCommand() *command {
 		actions: []*command{
 			{name: "tag create", summary: "tag a snapshot", synopsis: "--warehouse URI [--snapshot N] [--time-retained DURATION] db.table NAME", details: tagDetails, run: runTagCreate},
 			{name: "tag delete", summary: "delete a tag", synopsis: "--warehouse URI [--if-exists] db.table NAME", details: tagDetails, run: runTagDelete},
-			{name: "tag list", summary: "list the tags of a table (as paimon tags)", synopsis: "--warehouse URI [--output FORMAT] db.table", details: metaDetails, run: runTags},
+			{name: "tag list", summary: "list the tags of a table (as paimon tags)", synopsis: "--warehouse URI [--output FORMAT] db.table", details: metaDetails,
+				run: func(ctx context.Context, e *env, c *command, args []string) error {
+					return runSystemTable(ctx, e, c, args, paimon.SystemTags, false)
+				}},
 		},
 	}
 }
 
-// parseTableAndName parses "db.table NAME" with --warehouse.
-func parseTableAndName(c *command, pos []string, warehouse *string) (paimon.Identifier, string, error) {
-	if err := positionals(c, pos, 2, 2, "table name (database.table) and tag name"); err != nil {
-		return paimon.Identifier{}, "", err
-	}
-	id, err := tableArg(c, pos[0])
-	if err != nil {
-		return id, "", err
-	}
-	return id, pos[1], resolveWarehouse(c, warehouse)
-}
+// tagSpec is the command line of tag create and tag delete: "db.table
+// NAME".
+var tagSpec = tableSpec{minRest: 1, maxRest: 1, args: "table name (database.table) and tag name"}
 
 func runTagCreate(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse, snapshotFlag, retainedFlag string
+	var snapshotFlag, retainedFlag string
 	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
 	fs.StringVar(&snapshotFlag, "snapshot", "", "tag snapshot `N` instead of the latest")
 	fs.StringVar(&retainedFlag, "time-retained", "", "keep the tag for `DURATION` after its creation (e.g. 7d)")
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, fs, args, tagSpec)
 	if err != nil {
 		return err
 	}
-	id, name, err := parseTableAndName(c, pos, &warehouse)
-	if err != nil {
-		return err
-	}
+	id, name := a.table, a.rest[0]
 	var opts paimon.CreateTagOptions
-	set := flagsSet(fs)
+	set := a.set
 	if set["snapshot"] {
 		if opts.SnapshotID, err = positiveInt(c, "snapshot", snapshotFlag); err != nil {
 			return err
@@ -80,7 +72,7 @@ func runTagCreate(ctx context.Context, e *env, c *command, args []string) error 
 		}
 		opts.TimeRetained = d
 	}
-	tbl, closeCatalog, err := loadTable(ctx, warehouse, id)
+	tbl, closeCatalog, err := a.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -91,27 +83,22 @@ func runTagCreate(ctx context.Context, e *env, c *command, args []string) error 
 	}
 	msg := fmt.Sprintf("Created tag %s on snapshot %d of %s", name, tag.ID, id)
 	if tag.TimeRetained != nil {
-		msg += ", retained for " + humanDuration(*tag.TimeRetained)
+		msg += ", retained for " + health.FormatDuration(*tag.TimeRetained)
 	}
 	fmt.Fprintln(e.stdout, msg+".")
 	return nil
 }
 
 func runTagDelete(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse string
 	var ifExists bool
 	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
 	fs.BoolVar(&ifExists, "if-exists", false, "succeed without doing anything when the tag does not exist")
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, fs, args, tagSpec)
 	if err != nil {
 		return err
 	}
-	id, name, err := parseTableAndName(c, pos, &warehouse)
-	if err != nil {
-		return err
-	}
-	tbl, closeCatalog, err := loadTable(ctx, warehouse, id)
+	id, name := a.table, a.rest[0]
+	tbl, closeCatalog, err := a.load(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
-package main
+package health
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -9,14 +10,14 @@ import (
 	"time"
 )
 
-// This file turns what health_scan.go read into the report: statistics per
-// bucket and the findings, without any I/O.
+// This file turns what Inspect read into the report: statistics per bucket
+// and the findings, without any I/O.
 
 // expireWindow is the range [begin, end) of snapshot ids Java's expiration
 // examines: it keeps the snapshot.num-retained.min newest, always expires
 // beyond snapshot.num-retained.max, and (withConsumers) never reaches a
 // consumer's next snapshot.
-func expireWindow(in *healthInput, withConsumers bool) (begin, end int64) {
+func expireWindow(in *input, withConsumers bool) (begin, end int64) {
 	if len(in.snapshotIDs) == 0 {
 		return 0, 0
 	}
@@ -34,7 +35,7 @@ func expireWindow(in *healthInput, withConsumers bool) (begin, end int64) {
 // overdueSnapshots counts the snapshots present that Java's expiration
 // would delete now: those below the first snapshot of the window young
 // enough to keep (ExpireSnapshotsImpl.expire, without its per-run limit).
-func overdueSnapshots(in *healthInput, withConsumers bool) int {
+func overdueSnapshots(in *input, withConsumers bool) int {
 	begin, end := expireWindow(in, withConsumers)
 	cutoff := in.now.Add(-in.cfg.timeRetained).UnixMilli()
 	for id := begin; id < end; id++ {
@@ -53,10 +54,10 @@ func overdueSnapshots(in *healthInput, withConsumers bool) int {
 	return n
 }
 
-// analyzeHealth computes the report. It does no I/O.
-func analyzeHealth(in *healthInput) *healthReport {
+// analyze computes the report. It does no I/O.
+func analyze(in *input) *Report {
 	cfg := &in.cfg
-	rep := &healthReport{Consumers: []healthConsumer{}, Buckets: []healthBucket{}, Findings: []healthFinding{}}
+	rep := &Report{Consumers: []Consumer{}, Buckets: []Bucket{}, Findings: []Finding{}}
 	t := &rep.Table
 	t.Name, t.Type = in.name, "append"
 	t.PrimaryKeys, t.PartitionKeys = nonNil(in.schema.PrimaryKeys), nonNil(in.schema.PartitionKeys)
@@ -79,7 +80,7 @@ func analyzeHealth(in *healthInput) *healthReport {
 		if options != "" {
 			opts = strings.Split(options, ",")
 		}
-		rep.Findings = append(rep.Findings, healthFinding{
+		rep.Findings = append(rep.Findings, Finding{
 			Rule: rule, Severity: severity, Scope: scope,
 			Message: fmt.Sprintf(format, args...), Options: opts,
 		})
@@ -100,19 +101,19 @@ func analyzeHealth(in *healthInput) *healthReport {
 }
 
 // bucketStats groups the files by partition and bucket, sorted.
-func bucketStats(files []healthFile, cfg *healthConfig) []healthBucket {
+func bucketStats(files []file, cfg *config) []Bucket {
 	type key struct {
 		partition string
 		bucket    int32
 	}
-	groups := map[key][]healthFile{}
+	groups := map[key][]file{}
 	for _, f := range files {
 		k := key{f.partition, f.bucket}
 		groups[k] = append(groups[k], f)
 	}
-	out := make([]healthBucket, 0, len(groups))
+	out := make([]Bucket, 0, len(groups))
 	for k, fs := range groups {
-		b := healthBucket{Partition: k.partition, Bucket: k.bucket, Files: len(fs)}
+		b := Bucket{Partition: k.partition, Bucket: k.bucket, Files: len(fs)}
 		sizes := make([]int64, len(fs))
 		levels := map[int32]bool{}
 		for i, f := range fs {
@@ -161,9 +162,9 @@ func median(sorted []int64) int64 {
 
 type addFinding func(rule, severity, scope, options string, format string, args ...any)
 
-func bucketScope(b *healthBucket) string {
+func bucketScope(b *Bucket) string {
 	name := "bucket " + strconv.Itoa(int(b.Bucket))
-	if b.Bucket == postponeBucketMode {
+	if b.Bucket == PostponeBucket {
 		name = "bucket-postpone"
 	}
 	if b.Partition == "" {
@@ -172,7 +173,7 @@ func bucketScope(b *healthBucket) string {
 	return "partition " + b.Partition + " " + name
 }
 
-func analyzeBuckets(rep *healthReport, cfg *healthConfig, add addFinding) {
+func analyzeBuckets(rep *Report, cfg *config, add addFinding) {
 	compactHint := "compaction.min.file-num,target-file-size,write-only"
 	if cfg.primaryKey {
 		compactHint = "full-compaction.delta-commits,target-file-size,write-only"
@@ -182,14 +183,14 @@ func analyzeBuckets(rep *healthReport, cfg *healthConfig, add addFinding) {
 	for i := range rep.Buckets {
 		b := &rep.Buckets[i]
 		scope := bucketScope(b)
-		if b.Bucket == postponeBucketMode {
+		if b.Bucket == PostponeBucket {
 			postponeFiles += b.Files
 			continue
 		}
 		if b.SmallFiles >= cfg.minFileNum {
 			add("small-files", "warning", scope, compactHint,
 				"%d of %d files are smaller than %s (average %s); compaction would merge them but has not run",
-				b.SmallFiles, b.Files, humanBytes(cfg.smallFile), humanBytes(b.AvgFile))
+				b.SmallFiles, b.Files, FormatBytes(cfg.smallFile), FormatBytes(b.AvgFile))
 		}
 		if cfg.primaryKey {
 			switch {
@@ -209,7 +210,7 @@ func analyzeBuckets(rep *healthReport, cfg *healthConfig, add addFinding) {
 				opts = "dynamic-bucket.target-row-num"
 			}
 			add("bucket-too-large", "warning", scope, opts,
-				"holds %s; Paimon recommends 200 MiB to 1 GiB per bucket: more buckets would split it", humanBytes(b.Bytes))
+				"holds %s; Paimon recommends 200 MiB to 1 GiB per bucket: more buckets would split it", FormatBytes(b.Bytes))
 		}
 	}
 	for _, b := range rep.Buckets {
@@ -234,7 +235,7 @@ func analyzeBuckets(rep *healthReport, cfg *healthConfig, add addFinding) {
 }
 
 // analyzeBucketBalance looks for skewed and over-divided fixed buckets.
-func analyzeBucketBalance(rep *healthReport, cfg *healthConfig, add addFinding) {
+func analyzeBucketBalance(rep *Report, cfg *config, add addFinding) {
 	if cfg.bucketMode != "fixed" {
 		return
 	}
@@ -269,7 +270,7 @@ func analyzeBucketBalance(rep *healthReport, cfg *healthConfig, add addFinding) 
 			}
 			add("bucket-skew", "warning", scope, "bucket-key",
 				"the largest bucket holds %s, %.1f times the median bucket (%s): the bucket key concentrates rows; a bucket key with more evenly spread values would balance them",
-				humanBytes(top), float64(top)/float64(max(med, 1)), humanBytes(med))
+				FormatBytes(top), float64(top)/float64(max(med, 1)), FormatBytes(med))
 		}
 	}
 	if cfg.bucket > 1 && rep.Table.Bytes >= bucketRecommendedMin && largest/int64(cfg.bucket) < bucketRecommendedMin {
@@ -279,11 +280,11 @@ func analyzeBucketBalance(rep *healthReport, cfg *healthConfig, add addFinding) 
 		}
 		add("buckets-too-small", "info", "table", "bucket",
 			"%s %s, %s per bucket over %d buckets; Paimon recommends 200 MiB to 1 GiB per bucket: fewer buckets would mean fewer, larger files",
-			where, humanBytes(largest), humanBytes(largest/int64(cfg.bucket)), cfg.bucket)
+			where, FormatBytes(largest), FormatBytes(largest/int64(cfg.bucket)), cfg.bucket)
 	}
 }
 
-func analyzeSnapshots(rep *healthReport, in *healthInput, add addFinding) {
+func analyzeSnapshots(rep *Report, in *input, add addFinding) {
 	cfg := &in.cfg
 	s := &rep.Snapshots
 	s.Count = len(in.snapshotIDs)
@@ -305,7 +306,7 @@ func analyzeSnapshots(rep *healthReport, in *healthInput, add addFinding) {
 	if s.Overdue > 0 {
 		add("snapshots-overdue", "warning", "snapshots", "snapshot.num-retained.min,snapshot.num-retained.max,snapshot.time-retained,write-only",
 			"%d of %d snapshots are past retention (keep at least %d, at most %s, for %s) but still present: expiration runs after commits of writers that are not write-only",
-			s.Overdue, s.Count, cfg.retainMin, retainMaxText(cfg.retainMax), humanDuration(cfg.timeRetained))
+			s.Overdue, s.Count, cfg.retainMin, FormatRetainMax(cfg.retainMax), FormatDuration(cfg.timeRetained))
 	}
 	for _, c := range in.consumers {
 		c.Lag = max(0, s.Latest-c.NextSnapshot+1)
@@ -317,10 +318,76 @@ func analyzeSnapshots(rep *healthReport, in *healthInput, add addFinding) {
 			continue
 		}
 		alone := *in
-		alone.consumers = []healthConsumer{c}
+		alone.consumers = []Consumer{c}
 		if held := overdueSnapshots(in, false) - overdueSnapshots(&alone, true); held > 0 {
 			add("consumer-blocking", "warning", scope, "consumer.expiration-time",
 				"it is %d snapshots behind (next snapshot %d) and keeps %d snapshots from expiring", c.Lag, c.NextSnapshot, held)
 		}
 	}
+}
+
+// Thresholds of the findings (see the package documentation).
+const (
+	bucketRecommendedMin = 200 << 20
+	bucketRecommendedMax = 1 << 30
+	skewFactor           = 4
+	skewMinBytes         = 64 << 20
+)
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// FormatRetainMax renders snapshot.num-retained.max: "unlimited" for
+// Java's default, Integer.MAX_VALUE.
+func FormatRetainMax(n int) string {
+	if n == math.MaxInt32 {
+		return "unlimited"
+	}
+	return strconv.Itoa(n)
+}
+
+// FormatBytes renders a size with binary units: "512 B", "1.5 KiB".
+func FormatBytes(n int64) string {
+	if n < 1024 && n > -1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	f := float64(n)
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB"} {
+		f /= 1024
+		if math.Abs(f) < 1024 || u == "TiB" {
+			return strconv.FormatFloat(f, 'f', 1, 64) + " " + u
+		}
+	}
+	return strconv.FormatInt(n, 10) + " B"
+}
+
+// FormatDuration renders a duration in its two largest units: "2d3h",
+// "1h", "45s".
+func FormatDuration(d time.Duration) string {
+	if d < 0 {
+		return "-" + FormatDuration(-d)
+	}
+	if d < time.Second {
+		return d.String()
+	}
+	units := []struct {
+		d    time.Duration
+		name string
+	}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}}
+	var sb strings.Builder
+	parts := 0
+	for _, u := range units {
+		if d >= u.d && parts < 2 {
+			sb.WriteString(strconv.FormatInt(int64(d/u.d), 10) + u.name)
+			d %= u.d
+			parts++
+		} else if parts > 0 {
+			parts = 2
+		}
+	}
+	return sb.String()
 }
