@@ -41,9 +41,6 @@ func TestLiveIncrementalMatchesJava(t *testing.T) {
 					continue
 				}
 				tbl := openGoldenTable(t, c)
-				if usesORC(tbl) {
-					continue
-				}
 				ids, err := tbl.Meta().SnapshotIDs(ctx)
 				require.NoError(t, err)
 				if len(ids) == 0 {

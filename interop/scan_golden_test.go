@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -58,10 +57,6 @@ func openGoldenTable(t *testing.T, c goldenCase) *paimon.Table {
 	return tbl
 }
 
-func usesORC(tbl *paimon.Table) bool {
-	return strings.EqualFold(tbl.Options()["file.format"], "orc")
-}
-
 // TestGoldenScanAppendTables reads every append-only table of the golden
 // corpus through the scan API and compares with the producer's dumps: the
 // latest snapshot, every dumped snapshot and tag, projections and filters.
@@ -74,13 +69,6 @@ func TestGoldenScanAppendTables(t *testing.T) {
 		}
 		n++
 		t.Run(c.name(), func(t *testing.T) {
-			if usesORC(tbl) {
-				_, err := scanCanon(t, tbl)
-				require.ErrorIs(t, err, paimon.ErrFormatNotSupported)
-				require.ErrorIs(t, err, paimon.ErrUnsupported)
-				require.Contains(t, err.Error(), ".orc")
-				return
-			}
 			want := readCanon(t, filepath.Join(c.dir, "expected.jsonl"))
 			got, err := scanCanon(t, tbl)
 			require.NoError(t, err)
@@ -131,8 +119,7 @@ func TestGoldenScanAppendTables(t *testing.T) {
 // TestGoldenScanPrimaryKeyTables reads the primary-key tables of the golden
 // corpus through the LSM merge reader and every merge engine: the latest
 // snapshot, every dumped snapshot and the audit log must match the
-// producer's dumps. Only tables with ORC data files may fail, with
-// ErrFormatNotSupported.
+// producer's dumps.
 func TestGoldenScanPrimaryKeyTables(t *testing.T) {
 	for _, c := range goldenCases(t) {
 		tbl := openGoldenTable(t, c)
@@ -142,11 +129,6 @@ func TestGoldenScanPrimaryKeyTables(t *testing.T) {
 		t.Run(c.name(), func(t *testing.T) {
 			check := func(what, file string, opts ...paimon.ScanOption) {
 				got, err := scanCanon(t, tbl, opts...)
-				if errors.Is(err, paimon.ErrFormatNotSupported) {
-					require.Contains(t, err.Error(), ".orc", what)
-					t.Logf("%s: ORC data files: %v", what, err)
-					return
-				}
 				require.NoError(t, err, what)
 				require.Empty(t, canon.Compare(readCanon(t, file), got), what)
 			}

@@ -31,9 +31,9 @@
 // (MarshalBinary), so one process can plan and many read with
 // Scan.ReadSplits or Scan.NewReader.
 //
-// Reading opens each data file with the decoder of its format (Parquet and
-// Avro; ORC returns ErrFormatNotSupported), skips Parquet row groups whose
-// statistics exclude the filter, maps columns from the file's schema to the
+// Reading opens each data file with the decoder of its format (Parquet,
+// ORC and Avro), skips Parquet row groups and ORC stripes and row groups
+// whose statistics exclude the filter, maps columns from the file's schema to the
 // scan's by field id with Java's casts (internal/evolution), removes rows
 // deleted by deletion vectors, applies the filter exactly (Java's read
 // filter is only a pruning hint: engines filter again, and so do we), and

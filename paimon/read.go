@@ -18,13 +18,14 @@ import (
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/index"
 	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/format/orc"
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/evolution"
 )
 
 // ErrFormatNotSupported reports a data file in a format this library cannot
-// decode (ORC: no maintained pure-Go ORC reader exists).
+// decode (formats other than Parquet, ORC and Avro).
 var ErrFormatNotSupported = fmt.Errorf("paimon: data file format not supported: %w", ErrUnsupported)
 
 // readSplits reads splits one after the other, or Workers at a time,
@@ -277,7 +278,17 @@ func (r *splitReader) openFormat(ctx context.Context, p string, ra io.ReaderAt, 
 			return ar.Read(ctx, fields, &avrofile.ReadRequest{BatchSize: batch, Allocator: r.mem})
 		}, nil
 	case "orc":
-		return nil, fmt.Errorf("%w: %s is ORC (no maintained pure-Go ORC reader exists)", ErrFormatNotSupported, p)
+		or, err := orc.Open(ctx, ra, size, &orc.ReadOptions{Name: p, TimestampLTZ: r.st.orcLTZMode()})
+		if err != nil {
+			return nil, corrupt(p, err)
+		}
+		return func(ctx context.Context, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error] {
+			req := &orc.ReadRequest{BatchSize: batch, Allocator: r.mem}
+			if !wholeFile {
+				req.Select = r.st.orcSelector(fields, pruned)
+			}
+			return or.Read(ctx, fields, req)
+		}, nil
 	}
 	return nil, fmt.Errorf("%w: %s", ErrFormatNotSupported, p)
 }
