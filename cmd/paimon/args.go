@@ -16,10 +16,10 @@ import (
 // warehouseUsage is the help text of every --warehouse flag.
 const warehouseUsage = "warehouse `URI`: a path, file://, mem://, s3://, gs:// or azblob:// (default $" + warehouseEnv + ")"
 
-// tableArgs is the command line shared by the commands on one table:
-// --warehouse, the table, --output when the command prints something
-// selectable, --snapshot and --tag when it reads an older snapshot, and the
-// positional arguments after the table.
+// tableArgs is the command line shared by the commands: --warehouse, the
+// table (for the commands on one table), --output when the command prints
+// something selectable, --snapshot and --tag when it reads an older
+// snapshot, and the other positional arguments.
 type tableArgs struct {
 	warehouse string
 	table     paimon.Identifier
@@ -44,6 +44,9 @@ type tableSpec struct {
 	// (maxRest -1: any number); args names all positionals for messages.
 	minRest, maxRest int
 	args             string
+	// noTable: the command takes no table (the db commands, table list);
+	// minRest and maxRest then bound all positionals.
+	noTable bool
 }
 
 // parseTable registers the shared flags of spec on fs (which holds the
@@ -63,19 +66,26 @@ func parseTable(e *env, c *command, fs *flag.FlagSet, args []string, spec tableS
 	if err != nil {
 		return nil, err
 	}
-	names := cmp.Or(spec.args, "table name (database.table)")
-	switch {
-	case len(pos) < 1+spec.minRest:
-		return nil, usagef(c.name, "missing %s", names)
-	case spec.maxRest == 0 && len(pos) > 1:
-		return nil, usagef(c.name, "expected one table name, got %d arguments: %s", len(pos), strings.Join(pos, " "))
-	case spec.maxRest > 0 && len(pos) > 1+spec.maxRest:
-		return nil, usagef(c.name, "too many arguments: %s (want %s)", strings.Join(pos, " "), names)
+	if spec.noTable {
+		if err := positionals(c, pos, spec.minRest, spec.maxRest, spec.args); err != nil {
+			return nil, err
+		}
+		a.rest = pos
+	} else {
+		names := cmp.Or(spec.args, "table name (database.table)")
+		switch {
+		case len(pos) < 1+spec.minRest:
+			return nil, usagef(c.name, "missing %s", names)
+		case spec.maxRest == 0 && len(pos) > 1:
+			return nil, usagef(c.name, "expected one table name, got %d arguments: %s", len(pos), strings.Join(pos, " "))
+		case spec.maxRest > 0 && len(pos) > 1+spec.maxRest:
+			return nil, usagef(c.name, "too many arguments: %s (want %s)", strings.Join(pos, " "), names)
+		}
+		if a.table, err = paimon.ParseIdentifier(pos[0]); err != nil {
+			return nil, usagef(c.name, "%v", err)
+		}
+		a.rest = pos[1:]
 	}
-	if a.table, err = paimon.ParseIdentifier(pos[0]); err != nil {
-		return nil, usagef(c.name, "%v", err)
-	}
-	a.rest = pos[1:]
 	if a.warehouse = warehouseFlag(a.warehouse); a.warehouse == "" {
 		return nil, usagef(c.name, "no warehouse: pass --warehouse URI or set $%s", warehouseEnv)
 	}
@@ -104,15 +114,6 @@ func parseTable(e *env, c *command, fs *flag.FlagSet, args []string, spec tableS
 // the catalog; the table must not be used after it.
 func (a *tableArgs) load(ctx context.Context) (*paimon.Table, func(), error) {
 	return loadTable(ctx, a.warehouse, a.table)
-}
-
-// resolveWarehouse applies the $PAIMON_WAREHOUSE default to *w and refuses
-// a command line that gives neither.
-func resolveWarehouse(c *command, w *string) error {
-	if *w = warehouseFlag(*w); *w == "" {
-		return usagef(c.name, "no warehouse: pass --warehouse URI or set $%s", warehouseEnv)
-	}
-	return nil
 }
 
 // positionals checks the number of positional arguments; names describes

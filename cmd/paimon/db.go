@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/paimon-go/paimon-go/catalog"
 )
@@ -33,27 +32,17 @@ func dbCommand() *command {
 	}
 }
 
+// dbSpec is the command line of db create and db drop: one database name.
+var dbSpec = tableSpec{noTable: true, minRest: 1, maxRest: 1, args: "database name"}
+
 var dbListColumns = []column{{"database_name", stringNotNull}}
 
 func runDBList(ctx context.Context, e *env, c *command, args []string) (err error) {
-	var warehouse, output string
-	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
-	fs.StringVar(&output, "output", formatTable, "output `format`: "+strings.Join(rowFormats, ", "))
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, newFlagSet(c), args, tableSpec{noTable: true, formats: rowFormats, output: formatTable, args: "no arguments"})
 	if err != nil {
 		return err
 	}
-	if err := positionals(c, pos, 0, 0, "no arguments"); err != nil {
-		return err
-	}
-	if err := resolveWarehouse(c, &warehouse); err != nil {
-		return err
-	}
-	if !slices.Contains(rowFormats, output) {
-		return usagef(c.name, "--output %q: want one of %s", output, strings.Join(rowFormats, ", "))
-	}
-	cat, closeCat, err := openCatalog(ctx, warehouse)
+	cat, closeCat, err := openCatalog(ctx, a.warehouse)
 	if err != nil {
 		return err
 	}
@@ -66,7 +55,7 @@ func runDBList(ctx context.Context, e *env, c *command, args []string) (err erro
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	return writeAll(e, output, dbListColumns, func(emit func([]any) error) error {
+	return writeAll(e, a.output, dbListColumns, func(emit func([]any) error) error {
 		for _, n := range names {
 			if err := emit([]any{n}); err != nil {
 				return err
@@ -92,27 +81,19 @@ func writeAll(e *env, format string, cols []column, rows func(emit func([]any) e
 }
 
 func runDBCreate(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse string
 	var ifNotExists bool
 	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
 	fs.BoolVar(&ifNotExists, "if-not-exists", false, "succeed without doing anything when the database exists")
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, fs, args, dbSpec)
 	if err != nil {
 		return err
 	}
-	if err := positionals(c, pos, 1, 1, "database name"); err != nil {
-		return err
-	}
-	if err := resolveWarehouse(c, &warehouse); err != nil {
-		return err
-	}
-	_, ddl, closeCat, err := openDDL(ctx, warehouse)
+	_, ddl, closeCat, err := openDDL(ctx, a.warehouse)
 	if err != nil {
 		return err
 	}
 	defer closeCat()
-	name := pos[0]
+	name := a.rest[0]
 	err = ddl.CreateDatabase(ctx, name, false)
 	if ifNotExists && errors.Is(err, catalog.ErrDatabaseExists) {
 		fmt.Fprintf(e.stdout, "Database %s already exists.\n", name)
@@ -126,28 +107,20 @@ func runDBCreate(ctx context.Context, e *env, c *command, args []string) error {
 }
 
 func runDBDrop(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse string
 	var ifExists, cascade bool
 	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
 	fs.BoolVar(&ifExists, "if-exists", false, "succeed without doing anything when the database does not exist")
 	fs.BoolVar(&cascade, "cascade", false, "drop the tables of the database too")
-	pos, err := parseArgs(e, c, fs, args)
+	a, err := parseTable(e, c, fs, args, dbSpec)
 	if err != nil {
 		return err
 	}
-	if err := positionals(c, pos, 1, 1, "database name"); err != nil {
-		return err
-	}
-	if err := resolveWarehouse(c, &warehouse); err != nil {
-		return err
-	}
-	_, ddl, closeCat, err := openDDL(ctx, warehouse)
+	_, ddl, closeCat, err := openDDL(ctx, a.warehouse)
 	if err != nil {
 		return err
 	}
 	defer closeCat()
-	name := pos[0]
+	name := a.rest[0]
 	err = ddl.DropDatabase(ctx, name, false, cascade)
 	if ifExists && errors.Is(err, catalog.ErrDatabaseNotFound) {
 		fmt.Fprintf(e.stdout, "Database %s does not exist.\n", name)

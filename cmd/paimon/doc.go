@@ -185,6 +185,20 @@
 // and NULL as an empty field (csv) or NULL (table). What scan prints as csv
 // or jsonl, load reads back.
 //
+// # Structure (for maintainers)
+//
+// The command parses flags, prints and draws progress; the library does
+// the work: package paimon (scans, writes, commits, expiration, rollback,
+// tags, and Table.SystemTable behind the system-table commands),
+// paimon/health (the health report as values) and paimon/rowio (the JSON
+// and text forms of values, and the CSV, JSON lines and Parquet sources of
+// load). In this package, args.go's parseTable is the one command line of
+// every command (--warehouse, the table or database, --output, --snapshot
+// and --tag), output.go prints rows in every format, and commands.go lists
+// the commands. A new command is a run function and one entry in
+// commands.go; what it needs beyond flags and printing belongs in the
+// library (internal/lint keeps the command off the internal packages).
+//
 // # Exit status
 //
 // 0 on success, 1 on a runtime error (one line on standard error, prefixed

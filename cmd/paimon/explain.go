@@ -12,6 +12,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/binaryrow"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // explain plans the scan and prints the plan: as aligned text, or as one
@@ -96,7 +97,7 @@ func partitionText(parts []schema.DataField, values []any) (string, error) {
 	}
 	elems := make([]string, len(parts))
 	for i, f := range parts {
-		s, ok, err := cellText(f.Type, values[i])
+		s, ok, err := rowio.CellText(f.Type, values[i])
 		if err != nil {
 			return "", fmt.Errorf("partition field %s: %w", f.Name, err)
 		}
@@ -171,37 +172,37 @@ func explainText(w io.Writer, tbl *paimon.Table, plan *paimon.Plan, parts []sche
 
 func explainJSON(w io.Writer, tbl *paimon.Table, plan *paimon.Plan, parts []schema.DataField, splits []splitInfo) error {
 	st := plan.Stats
-	stats := object{
-		keys: []string{"manifests", "manifestsPruned", "files", "filesPrunedByPartition",
+	stats := rowio.Object{
+		Keys: []string{"manifests", "manifestsPruned", "files", "filesPrunedByPartition",
 			"filesPrunedByBucket", "filesPrunedByStats", "filesPrunedByLimit", "rowCount"},
-		vals: []any{st.Manifests, st.ManifestsPruned, st.Files, st.FilesPrunedByPartition,
+		Values: []any{st.Manifests, st.ManifestsPruned, st.Files, st.FilesPrunedByPartition,
 			st.FilesPrunedByBucket, st.FilesPrunedByStats, st.FilesPrunedByLimit, st.RowCount},
 	}
 	list := make([]any, len(splits))
 	for i, s := range splits {
-		part := object{}
+		part := rowio.Object{}
 		for k, f := range parts {
-			v, err := encodeValue(f.Type, s.partition[k], canonStyle)
+			v, err := rowio.EncodeJSON(f.Type, s.partition[k], rowio.Canon)
 			if err != nil {
 				return fmt.Errorf("partition field %s: %w", f.Name, err)
 			}
-			part.keys = append(part.keys, f.Name)
-			part.vals = append(part.vals, v)
+			part.Keys = append(part.Keys, f.Name)
+			part.Values = append(part.Values, v)
 		}
-		list[i] = object{
-			keys: []string{"partition", "bucket", "bucketPath", "files", "rows", "bytes"},
-			vals: []any{part, s.bucket, s.path, s.files, s.rows, s.bytes},
+		list[i] = rowio.Object{
+			Keys:   []string{"partition", "bucket", "bucketPath", "files", "rows", "bytes"},
+			Values: []any{part, s.bucket, s.path, s.files, s.rows, s.bytes},
 		}
 	}
 	var snap any = plan.SnapshotID
 	if plan.SnapshotID == 0 {
 		snap = nil
 	}
-	doc := object{
-		keys: []string{"table", "snapshotId", "schemaId", "stats", "splits"},
-		vals: []any{tbl.Identifier().String(), snap, plan.SchemaID, stats, list},
+	doc := rowio.Object{
+		Keys:   []string{"table", "snapshotId", "schemaId", "stats", "splits"},
+		Values: []any{tbl.Identifier().String(), snap, plan.SchemaID, stats, list},
 	}
-	b, err := marshalJSON(doc)
+	b, err := rowio.MarshalJSON(doc)
 	if err != nil {
 		return err
 	}

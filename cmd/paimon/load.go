@@ -9,13 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/paimon-go/paimon-go/format/schema"
-	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // loadDetails is the help text of load.
@@ -130,26 +125,6 @@ func (a *loadArgs) fileFormat(path string) (string, error) {
 	return "", fmt.Errorf("%s: unsupported file format %q: name the format with --format csv, jsonl or parquet", path, filepath.Ext(path))
 }
 
-// loadSource yields the rows of one input file as batches in the writer's
-// Arrow schema.
-type loadSource interface {
-	// next returns the next batch, or nil at the end of the file.
-	next(ctx context.Context) (arrow.RecordBatch, error)
-	close()
-}
-
-// loadInput is what a source needs to know about the table and the run.
-type loadInput struct {
-	path      string
-	fields    []schema.DataField // the table's columns
-	arrow     *arrow.Schema      // the writer's batch schema
-	table     paimon.Identifier
-	batchRows int
-	delimiter rune
-	mem       memory.Allocator
-	bar       *progress
-}
-
 func runLoad(ctx context.Context, e *env, c *command, args []string) (err error) {
 	a, err := parseLoadArgs(e, c, args)
 	if err != nil {
@@ -232,25 +207,7 @@ func abortMessages(ctx context.Context, tbl *paimon.Table, msgs []paimon.CommitM
 func loadFiles(ctx context.Context, a *loadArgs, formats []string, tbl *paimon.Table, w *paimon.TableWriter, bar *progress) (int64, error) {
 	var rows int64
 	for i, path := range a.files {
-		in := &loadInput{
-			path: path, fields: tbl.Schema().Fields, arrow: w.ArrowSchema(), table: a.table,
-			batchRows: a.batchRows, delimiter: a.delimiter, mem: memory.DefaultAllocator, bar: bar,
-		}
-		var src loadSource
-		var err error
-		switch formats[i] {
-		case loadCSV:
-			src, err = openCSVSource(in)
-		case loadJSONL:
-			src, err = openJSONLSource(in)
-		case loadParquet:
-			src, err = openParquetSource(ctx, in)
-		}
-		if err != nil {
-			return rows, err
-		}
-		n, err := writeSource(ctx, src, w, path)
-		src.close()
+		n, err := loadFile(ctx, a, path, formats[i], tbl, w, bar)
 		rows += n
 		if err != nil {
 			return rows, err
@@ -259,15 +216,33 @@ func loadFiles(ctx context.Context, a *loadArgs, formats []string, tbl *paimon.T
 	return rows, nil
 }
 
-func writeSource(ctx context.Context, src loadSource, w *paimon.TableWriter, path string) (int64, error) {
+// loadFile writes the rows of one file.
+func loadFile(ctx context.Context, a *loadArgs, path, format string, tbl *paimon.Table, w *paimon.TableWriter, bar *progress) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	in := &rowio.Input{Name: path, Table: a.table.String(), Fields: tbl.Schema().Fields, Schema: w.ArrowSchema(),
+		BatchRows: a.batchRows, Delimiter: a.delimiter, Progress: bar.add}
+	var src rowio.Source
+	switch format {
+	case loadCSV:
+		src, err = rowio.NewCSV(f, in)
+	case loadJSONL:
+		src, err = rowio.NewJSONLines(f, in)
+	case loadParquet:
+		src, err = rowio.NewParquet(ctx, f, in)
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
 	var rows int64
 	for {
-		rec, err := src.next(ctx)
-		if err != nil {
+		rec, err := src.Next(ctx)
+		if err != nil || rec == nil {
 			return rows, err
-		}
-		if rec == nil {
-			return rows, nil
 		}
 		err = w.Write(ctx, rec)
 		rows += rec.NumRows()
@@ -276,76 +251,4 @@ func writeSource(ctx context.Context, src loadSource, w *paimon.TableWriter, pat
 			return rows, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-}
-
-// rowBatcher builds batches of the writer's schema row by row.
-type rowBatcher struct {
-	fields []schema.DataField
-	rb     *array.RecordBuilder
-	rows   int
-}
-
-func newRowBatcher(in *loadInput) *rowBatcher {
-	return &rowBatcher{fields: in.fields, rb: array.NewRecordBuilder(in.mem, in.arrow)}
-}
-
-// appendRow appends one row of values, one per table column; on failure it
-// returns the index of the column whose value does not fit.
-func (b *rowBatcher) appendRow(vals []any) (int, error) {
-	for i, f := range b.fields {
-		if err := arrowrow.AppendValue(b.rb.Field(i), f.Type, vals[i]); err != nil {
-			return i, err
-		}
-	}
-	b.rows++
-	return -1, nil
-}
-
-// flush returns the rows appended since the last flush as a batch; nil
-// when there are none.
-func (b *rowBatcher) flush() arrow.RecordBatch {
-	if b.rows == 0 {
-		return nil
-	}
-	b.rows = 0
-	return b.rb.NewRecordBatch()
-}
-
-func (b *rowBatcher) release() { b.rb.Release() }
-
-// columnIndex maps the column names of a file to table columns: unknown
-// and repeated names are errors, and so is a NOT NULL table column the
-// file lacks.
-func columnIndex(in *loadInput, names []string, where string) ([]int, error) {
-	byName := map[string]int{}
-	for i, f := range in.fields {
-		byName[f.Name] = i
-	}
-	seen := make([]bool, len(in.fields))
-	out := make([]int, len(names))
-	for j, n := range names {
-		i, ok := byName[n]
-		if !ok {
-			return nil, fmt.Errorf("%s: column %q is not a column of %s (columns: %s)", where, n, in.table, strings.Join(fieldNames(in.fields), ", "))
-		}
-		if seen[i] {
-			return nil, fmt.Errorf("%s: column %q appears twice", where, n)
-		}
-		seen[i] = true
-		out[j] = i
-	}
-	for i, f := range in.fields {
-		if !seen[i] && !f.Type.Nullable {
-			return nil, fmt.Errorf("%s: no column %q, which is NOT NULL in %s", where, f.Name, in.table)
-		}
-	}
-	return out, nil
-}
-
-func fieldNames(fields []schema.DataField) []string {
-	out := make([]string, len(fields))
-	for i, f := range fields {
-		out[i] = f.Name
-	}
-	return out
 }

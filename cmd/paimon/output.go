@@ -10,8 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // Output formats of scan.
@@ -75,7 +75,7 @@ func printRecords(w io.Writer, format string, ts *schema.TableSchema, rr array.R
 		}
 		for i := range rows {
 			for c := range cols {
-				if values[c], err = parquet.ArrowValue(rec.Column(c), i, cols[c].typ); err != nil {
+				if values[c], err = rowio.Value(rec.Column(c), i, cols[c].typ); err != nil {
 					return fmt.Errorf("column %s: %w", cols[c].name, err)
 				}
 			}
@@ -117,13 +117,13 @@ type jsonWriter struct {
 }
 
 func (j *jsonWriter) writeRow(values []any) error {
-	obj := object{keys: make([]string, len(j.cols)), vals: make([]any, len(j.cols))}
+	obj := rowio.Object{Keys: make([]string, len(j.cols)), Values: make([]any, len(j.cols))}
 	for i, c := range j.cols {
-		x, err := encodeValue(c.typ, values[i], canonStyle)
+		x, err := rowio.EncodeJSON(c.typ, values[i], rowio.Canon)
 		if err != nil {
 			return fmt.Errorf("column %s: %w", c.name, err)
 		}
-		obj.keys[i], obj.vals[i] = c.name, x
+		obj.Keys[i], obj.Values[i] = c.name, x
 	}
 	b, err := obj.MarshalJSON()
 	if err != nil {
@@ -177,7 +177,7 @@ func newCSVWriter(bw *bufio.Writer, cols []column) (*csvWriter, error) {
 
 func (c *csvWriter) writeRow(values []any) error {
 	for i, col := range c.cols {
-		s, _, err := cellText(col.typ, values[i])
+		s, _, err := rowio.CellText(col.typ, values[i])
 		if err != nil {
 			return fmt.Errorf("column %s: %w", col.name, err)
 		}
@@ -216,7 +216,7 @@ type tableWriter struct {
 func (t *tableWriter) writeRow(values []any) error {
 	cells := make([]string, len(t.cols))
 	for i, col := range t.cols {
-		s, ok, err := cellText(col.typ, values[i])
+		s, ok, err := rowio.CellText(col.typ, values[i])
 		if err != nil {
 			return fmt.Errorf("column %s: %w", col.name, err)
 		}

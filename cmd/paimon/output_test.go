@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
-	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -14,67 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
 )
-
-func TestEncodeValue(t *testing.T) {
-	mapType := schema.MapType(schema.StringType().NotNull(), schema.IntType())
-	rowType := schema.RowType(schema.NewField(1, "z", schema.IntType()), schema.NewField(2, "a", schema.DoubleType()))
-	m := data.Map{Keys: []any{"b", "a"}, Values: []any{int32(2), nil}}
-	tests := []struct {
-		name      string
-		typ       schema.DataType
-		value     any
-		canon     string // JSON of the canonStyle value
-		text      string // cellText
-		textIsNil bool
-	}{
-		{"null", schema.IntType(), nil, "null", "", true},
-		{"int", schema.IntType(), int32(-7), "-7", "-7", false},
-		{"double", schema.DoubleType(), 1.5, `"f64:3ff8000000000000"`, "1.5", false},
-		{"float nan", schema.FloatType(), float32(math.NaN()), `"f32:nan"`, "NaN", false},
-		{"double -inf", schema.DoubleType(), math.Inf(-1), `"f64:fff0000000000000"`, "-Infinity", false},
-		{"double -0", schema.DoubleType(), math.Copysign(0, -1), `"f64:8000000000000000"`, "-0", false},
-		{"decimal", schema.DecimalType(5, 2), data.Decimal{Unscaled: big.NewInt(-50), Precision: 5, Scale: 2}, `"-0.50"`, "-0.50", false},
-		{"binary", schema.BytesType(), []byte{0xca, 0xfe}, `"cafe"`, "cafe", false},
-		{"string with html", schema.StringType(), "<a&b>", `"<a&b>"`, "<a&b>", false},
-		{"date", schema.DateType(), int32(19782), `"2024-02-29"`, "2024-02-29", false},
-		{"timestamp ltz", schema.TimestampLTZType(9), data.Timestamp{Millis: 0, NanoOfMilli: 1}, `"1970-01-01T00:00:00.000000001Z"`, "1970-01-01T00:00:00.000000001Z", false},
-		{"map sorted in canon only", mapType, m, `[["a",null],["b",2]]`, `[["b",2],["a",null]]`, false},
-		{"row keeps field order", rowType, []any{int32(1), 0.5}, `{"z":1,"a":"f64:3fe0000000000000"}`, `{"z":1,"a":0.5}`, false},
-		{"array of double", schema.ArrayType(schema.DoubleType()), []any{2.0, nil}, `["f64:4000000000000000",null]`, `[2,null]`, false},
-		{"multiset", schema.MultisetType(schema.StringType()), data.Map{Keys: []any{"x"}, Values: []any{int32(3)}}, `[["x",3]]`, `[["x",3]]`, false},
-		{"variant", schema.VariantType(), data.Variant{Value: []byte{1}, Metadata: []byte{2}}, `{"value":"01","metadata":"02"}`, `{"value":"01","metadata":"02"}`, false},
-		{"blob", schema.BlobType(), []byte{0}, `"00"`, "00", false},
-		{"vector", schema.VectorType(2, schema.FloatType()), []any{float32(1), float32(0.5)}, `["f32:3f800000","f32:3f000000"]`, `[1,0.5]`, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			v, err := encodeValue(tt.typ, tt.value, canonStyle)
-			require.NoError(t, err)
-			b, err := marshalJSON(v)
-			require.NoError(t, err)
-			require.Equal(t, tt.canon, string(b))
-
-			s, ok, err := cellText(tt.typ, tt.value)
-			require.NoError(t, err)
-			require.Equal(t, !tt.textIsNil, ok)
-			require.Equal(t, tt.text, s)
-		})
-	}
-}
-
-func TestEncodeValueMismatch(t *testing.T) {
-	for _, st := range []style{canonStyle, textStyle} {
-		_, err := encodeValue(schema.IntType(), "x", st)
-		require.Error(t, err)
-		_, err = encodeValue(schema.ArrayType(schema.IntType()), "x", st)
-		require.Error(t, err)
-		_, err = encodeValue(schema.MapType(schema.IntType(), schema.IntType()), []any{1}, st)
-		require.Error(t, err)
-	}
-}
 
 func TestColumnTypes(t *testing.T) {
 	ts := &schema.TableSchema{Fields: []schema.DataField{

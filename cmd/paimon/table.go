@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/paimon-go/paimon-go/catalog"
 	"github.com/paimon-go/paimon-go/paimon"
@@ -70,37 +69,26 @@ func tableCommand() *command {
 var tableListColumns = []column{{"table_name", stringNotNull}}
 
 func runTableList(ctx context.Context, e *env, c *command, args []string) error {
-	var warehouse, output string
-	fs := newFlagSet(c)
-	fs.StringVar(&warehouse, "warehouse", "", warehouseUsage)
-	fs.StringVar(&output, "output", formatTable, "output `format`: "+strings.Join(rowFormats, ", "))
-	pos, err := parseArgs(e, c, fs, args)
+	spec := dbSpec
+	spec.formats, spec.output = rowFormats, formatTable
+	a, err := parseTable(e, c, newFlagSet(c), args, spec)
 	if err != nil {
 		return err
 	}
-	if err := positionals(c, pos, 1, 1, "database name"); err != nil {
-		return err
-	}
-	if err := resolveWarehouse(c, &warehouse); err != nil {
-		return err
-	}
-	if !slices.Contains(rowFormats, output) {
-		return usagef(c.name, "--output %q: want one of %s", output, strings.Join(rowFormats, ", "))
-	}
-	cat, closeCat, err := openCatalog(ctx, warehouse)
+	cat, closeCat, err := openCatalog(ctx, a.warehouse)
 	if err != nil {
 		return err
 	}
 	defer closeCat()
 	var names []string
-	for id, err := range cat.ListTables(ctx, pos[0]) {
+	for id, err := range cat.ListTables(ctx, a.rest[0]) {
 		if err != nil {
 			return err
 		}
 		names = append(names, id.Table)
 	}
 	slices.Sort(names)
-	return writeAll(e, output, tableListColumns, func(emit func([]any) error) error {
+	return writeAll(e, a.output, tableListColumns, func(emit func([]any) error) error {
 		for _, n := range names {
 			if err := emit([]any{n}); err != nil {
 				return err

@@ -1,12 +1,13 @@
-package main
+package rowio
 
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	parquetio "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -18,8 +19,7 @@ import (
 // parquetSource reads a Parquet file with pqarrow and rebinds its columns,
 // matched by name, to the table's.
 type parquetSource struct {
-	in        *loadInput
-	f         *os.File
+	in        *Input
 	pf        *file.Reader
 	rr        pqarrow.RecordReader
 	cols      []parquetColumn // one per table column
@@ -38,77 +38,77 @@ type parquetColumn struct {
 	same bool
 }
 
-func openParquetSource(ctx context.Context, in *loadInput) (_ loadSource, err error) {
-	f, err := os.Open(in.path)
-	if err != nil {
-		return nil, err
-	}
-	s := &parquetSource{in: in, f: f}
+// NewParquet reads a Parquet file; its columns are matched to the table's
+// by name, and a column whose type differs from the table's is cast when
+// every value converts exactly (Castable, Cast).
+func NewParquet(ctx context.Context, r parquetio.ReaderAtSeeker, input *Input) (_ Source, err error) {
+	in := input.defaults()
+	s := &parquetSource{in: in}
 	defer func() {
 		if err != nil {
-			s.close()
+			s.Close()
 		}
 	}()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
+	if s.size, err = r.Seek(0, io.SeekEnd); err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
-	s.size = fi.Size()
-	if s.pf, err = file.NewParquetReader(f); err != nil {
-		return nil, fmt.Errorf("%s: not a Parquet file: %w", in.path, err)
+	// The file reader closes a reader that is an io.Closer: hide Close,
+	// the caller owns r.
+	if s.pf, err = file.NewParquetReader(struct{ parquetio.ReaderAtSeeker }{r}); err != nil {
+		return nil, fmt.Errorf("%s: not a Parquet file: %w", in.Name, err)
 	}
 	s.totalRows = s.pf.NumRows()
-	fr, err := pqarrow.NewFileReader(s.pf, pqarrow.ArrowReadProperties{BatchSize: int64(in.batchRows)}, in.mem)
+	fr, err := pqarrow.NewFileReader(s.pf, pqarrow.ArrowReadProperties{BatchSize: int64(in.BatchRows)}, in.Allocator)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", in.path, err)
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	sch, err := fr.Schema()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", in.path, err)
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	names := make([]string, sch.NumFields())
 	for j, af := range sch.Fields() {
 		names[j] = af.Name
 	}
-	idx, err := columnIndex(in, names, in.path)
+	idx, err := columnIndex(in, names, in.Name)
 	if err != nil {
 		return nil, err
 	}
-	s.cols = make([]parquetColumn, len(in.fields))
+	s.cols = make([]parquetColumn, len(in.Fields))
 	for i := range s.cols {
 		s.cols[i].src = -1
 	}
 	for j, i := range idx {
-		af, dst := sch.Field(j), in.fields[i]
+		af, dst := sch.Field(j), in.Fields[i]
 		c := &s.cols[i]
 		c.src = j
-		if arrow.TypeEqual(af.Type, in.arrow.Field(i).Type) {
+		if arrow.TypeEqual(af.Type, in.Schema.Field(i).Type) {
 			c.same = true
 			continue
 		}
 		if c.srcType, err = schema.FromArrowType(af.Type, af.Nullable); err != nil {
-			return nil, fmt.Errorf("%s: column %s has Arrow type %s, which has no Paimon counterpart: %w", in.path, af.Name, af.Type, err)
+			return nil, fmt.Errorf("%s: column %s has Arrow type %s, which has no Paimon counterpart: %w", in.Name, af.Name, af.Type, err)
 		}
-		if !castable(c.srcType, dst.Type) {
+		if !Castable(c.srcType, dst.Type) {
 			return nil, fmt.Errorf("%s: column %s is %s in the file and cannot be cast safely to the table's %s",
-				in.path, af.Name, c.srcType.String(), dst.Type.String())
+				in.Name, af.Name, c.srcType.String(), dst.Type.String())
 		}
 	}
 	if s.rr, err = fr.GetRecordReader(ctx, nil, nil); err != nil {
-		return nil, fmt.Errorf("%s: %w", in.path, err)
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	return s, nil
 }
 
-func (s *parquetSource) next(ctx context.Context) (arrow.RecordBatch, error) {
+func (s *parquetSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if !s.rr.Next() {
 		if err := s.rr.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.in.path, err)
+			return nil, fmt.Errorf("%s: %w", s.in.Name, err)
 		}
-		s.in.bar.add(s.size - s.reported)
+		s.in.Progress(s.size - s.reported)
 		s.reported = s.size
 		return nil, nil
 	}
@@ -128,11 +128,11 @@ func (s *parquetSource) next(ctx context.Context) (arrow.RecordBatch, error) {
 			return nil, err
 		}
 	}
-	out := array.NewRecordBatch(s.in.arrow, cols, int64(n))
+	out := array.NewRecordBatch(s.in.Schema, cols, int64(n))
 	s.rowsRead += int64(n)
 	if s.totalRows > 0 {
 		want := s.size * s.rowsRead / s.totalRows
-		s.in.bar.add(want - s.reported)
+		s.in.Progress(want - s.reported)
 		s.reported = want
 	}
 	return out, nil
@@ -140,10 +140,10 @@ func (s *parquetSource) next(ctx context.Context) (arrow.RecordBatch, error) {
 
 // column builds table column i of a batch of n rows.
 func (s *parquetSource) column(rec arrow.RecordBatch, i int, c parquetColumn, n int) (arrow.Array, error) {
-	dst := s.in.fields[i]
-	dstArrow := s.in.arrow.Field(i).Type
+	dst := s.in.Fields[i]
+	dstArrow := s.in.Schema.Field(i).Type
 	if c.src < 0 {
-		return array.MakeArrayOfNull(s.in.mem, dstArrow, n), nil
+		return array.MakeArrayOfNull(s.in.Allocator, dstArrow, n), nil
 	}
 	src := rec.Column(c.src)
 	if c.same {
@@ -157,7 +157,7 @@ func (s *parquetSource) column(rec arrow.RecordBatch, i int, c parquetColumn, n 
 		src.Retain()
 		return src, nil
 	}
-	b := array.NewBuilder(s.in.mem, dstArrow)
+	b := array.NewBuilder(s.in.Allocator, dstArrow)
 	defer b.Release()
 	b.Reserve(n)
 	for r := range n {
@@ -165,7 +165,7 @@ func (s *parquetSource) column(rec arrow.RecordBatch, i int, c parquetColumn, n 
 		if err != nil {
 			return nil, s.rowError(r, dst.Name, err)
 		}
-		if v, err = castValue(c.srcType, dst.Type, v); err != nil {
+		if v, err = Cast(c.srcType, dst.Type, v); err != nil {
 			return nil, s.rowError(r, dst.Name, err)
 		}
 		if err := notNull(dst.Type, v, "column"); err != nil {
@@ -179,15 +179,14 @@ func (s *parquetSource) column(rec arrow.RecordBatch, i int, c parquetColumn, n 
 }
 
 func (s *parquetSource) rowError(r int, col string, err error) error {
-	return fmt.Errorf("%s: row %d: column %s: %w", s.in.path, s.rowsRead+int64(r)+1, col, err)
+	return fmt.Errorf("%s: row %d: column %s: %w", s.in.Name, s.rowsRead+int64(r)+1, col, err)
 }
 
-func (s *parquetSource) close() {
+func (s *parquetSource) Close() {
 	if s.rr != nil {
 		s.rr.Release()
 	}
 	if s.pf != nil {
 		s.pf.Close()
 	}
-	s.f.Close()
 }

@@ -1,4 +1,4 @@
-package main
+package rowio
 
 import (
 	"math"
@@ -9,8 +9,8 @@ import (
 	"github.com/paimon-go/paimon-go/internal/canon"
 )
 
-// Parquet columns whose type differs from the table column's are cast
-// value by value. A cast exists between types of one family (integers and
+// Columns whose type differs from the table column's (a Parquet file's) are
+// cast value by value. A cast exists between types of one family (integers and
 // floating point numbers into wider or narrower numbers and decimals,
 // decimals into decimals, strings into strings, bytes into bytes,
 // timestamps into timestamps of the same kind, and nested types whose
@@ -19,8 +19,8 @@ import (
 // a fraction lost) fails the load with its row. Everything else, text into
 // numbers say, is a column mismatch reported before any row is read.
 
-// castable reports whether values of src can be cast to dst.
-func castable(src, dst schema.DataType) bool {
+// Castable reports whether values of src can be cast to dst by Cast.
+func Castable(src, dst schema.DataType) bool {
 	switch {
 	case src.Root.IsIntegerNumeric():
 		return dst.Root.IsIntegerNumeric() || dst.Root == schema.Float || dst.Root == schema.Double || dst.Root == schema.Decimal
@@ -34,19 +34,19 @@ func castable(src, dst schema.DataType) bool {
 		return dst.Root.IsBinaryString() || dst.Root == schema.Blob
 	case src.Root == schema.Array || src.Root == schema.Vector:
 		return (dst.Root == schema.Array || dst.Root == schema.Vector) && src.Element != nil && dst.Element != nil &&
-			castable(*src.Element, *dst.Element)
+			Castable(*src.Element, *dst.Element)
 	case src.Root == schema.Map || src.Root == schema.Multiset:
 		sk, sv := mapTypes(src)
 		dk, dv := mapTypes(dst)
 		return (dst.Root == schema.Map || dst.Root == schema.Multiset) && sk != nil && sv != nil && dk != nil && dv != nil &&
-			castable(*sk, *dk) && castable(*sv, *dv)
+			Castable(*sk, *dk) && Castable(*sv, *dv)
 	case src.Root == schema.Row:
 		if dst.Root != schema.Row {
 			return false
 		}
 		for _, f := range src.Fields {
 			df, ok := dst.FieldByName(f.Name)
-			if !ok || !castable(f.Type, df.Type) {
+			if !ok || !Castable(f.Type, df.Type) {
 				return false
 			}
 		}
@@ -60,8 +60,9 @@ func castable(src, dst schema.DataType) bool {
 	return src.Root == dst.Root
 }
 
-// castValue converts v, a value of src, to dst exactly.
-func castValue(src, dst schema.DataType, v any) (any, error) {
+// Cast converts v, a value of src, to dst exactly; a value that does not
+// convert exactly is an error wrapping ErrValue.
+func Cast(src, dst schema.DataType, v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -110,7 +111,7 @@ func castValue(src, dst schema.DataType, v any) (any, error) {
 		}
 		out := make([]any, len(arr))
 		for i, e := range arr {
-			x, err := castValue(*src.Element, *dst.Element, e)
+			x, err := Cast(*src.Element, *dst.Element, e)
 			if err != nil {
 				return nil, err
 			}
@@ -126,11 +127,11 @@ func castValue(src, dst schema.DataType, v any) (any, error) {
 		dk, dv := mapTypes(dst)
 		out := data.Map{Keys: make([]any, len(m.Keys)), Values: make([]any, len(m.Values))}
 		for i := range m.Keys {
-			k, err := castValue(*sk, *dk, m.Keys[i])
+			k, err := Cast(*sk, *dk, m.Keys[i])
 			if err != nil {
 				return nil, err
 			}
-			x, err := castValue(*sv, *dv, m.Values[i])
+			x, err := Cast(*sv, *dv, m.Values[i])
 			if err != nil {
 				return nil, err
 			}
@@ -148,7 +149,7 @@ func castValue(src, dst schema.DataType, v any) (any, error) {
 			if si < 0 || si >= len(vals) {
 				continue
 			}
-			x, err := castValue(src.Fields[si].Type, df.Type, vals[si])
+			x, err := Cast(src.Fields[si].Type, df.Type, vals[si])
 			if err != nil {
 				return nil, err
 			}

@@ -1,4 +1,4 @@
-package main
+package rowio
 
 import (
 	"encoding/hex"
@@ -17,27 +17,29 @@ import (
 	"github.com/paimon-go/paimon-go/internal/canon"
 )
 
-// This file turns the values of loaded files into the format/data model:
-// CSV cells (text) with parseText, JSON values with decodeJSONValue. Both
-// accept what "paimon scan" prints (canon-v1 for JSON, the csv output's
-// text), so a table dumped with scan loads back unchanged, and the plain
+// This file turns text and JSON into values of the format/data model: cell
+// text with ParseText, JSON values with DecodeJSON. Both accept what
+// EncodeJSON and CellText produce (canon-v1 for JSON, the Text form for
+// cells), so a table dumped as text loads back unchanged, and the plain
 // forms people write ("1.5" for a DOUBLE, "2024-05-01 12:00:00" for a
 // TIMESTAMP). Nothing is rounded or truncated: a value that does not fit
 // its column exactly (too many digits or characters, out of range) is an
 // error.
 
-// errValue is the sentinel of values that do not parse or do not fit.
-var errValue = errors.New("bad value")
+// ErrValue reports a value that does not parse, does not fit its column or
+// whose Go type does not represent its column type.
+var ErrValue = errors.New("bad value")
 
 // typeName names a type in messages, without its nullability.
 func typeName(t schema.DataType) string { return t.Copy(true).String() }
 
 func badValue(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errValue, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrValue, fmt.Sprintf(format, args...))
 }
 
-// parseText parses non-empty cell text as a value of t.
-func parseText(t schema.DataType, s string) (any, error) {
+// ParseText parses non-empty cell text as a value of t (a CSV field: NULL
+// is the caller's empty field). Nested types and VARIANT are JSON text.
+func ParseText(t schema.DataType, s string) (any, error) {
 	if t.Root != schema.Char && t.Root != schema.VarChar {
 		s = strings.TrimSpace(s)
 	}
@@ -100,7 +102,7 @@ func parseText(t schema.DataType, s string) (any, error) {
 	if err := dec.Decode(&j); err != nil || dec.More() {
 		return nil, badValue("%s value %s is not JSON", typeName(t), quoteValue(s))
 	}
-	return decodeJSONValue(t, j)
+	return DecodeJSON(t, j)
 }
 
 func parseInteger(t schema.DataType, s string) (any, error) {
@@ -210,7 +212,7 @@ var timestampLayouts = []string{
 // zone is read as UTC).
 func parseTimestamp(t schema.DataType, s string) (any, error) {
 	var tt time.Time
-	var err error = errValue
+	var err error = ErrValue
 	if t.Root == schema.TimestampLTZ {
 		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00"} {
 			if tt, err = time.Parse(layout, s); err == nil {
@@ -237,11 +239,11 @@ func parseTimestamp(t schema.DataType, s string) (any, error) {
 	return data.Timestamp{Millis: tt.UnixMilli(), NanoOfMilli: int32(tt.Nanosecond() % 1e6)}, nil
 }
 
-// decodeJSONValue turns a JSON value (decoded with UseNumber) into a value
-// of t: canon-v1 as "paimon scan" prints it, plain JSON numbers for numeric
-// columns, strings in the forms parseText reads, objects for ROW (and for
+// DecodeJSON turns a JSON value (decoded with UseNumber) into a value of t:
+// canon-v1 as EncodeJSON writes it, plain JSON numbers for numeric
+// columns, strings in the forms ParseText reads, objects for ROW (and for
 // MAP with string keys).
-func decodeJSONValue(t schema.DataType, j any) (any, error) {
+func DecodeJSON(t schema.DataType, j any) (any, error) {
 	switch j := j.(type) {
 	case nil:
 		return nil, nil
@@ -252,11 +254,11 @@ func decodeJSONValue(t schema.DataType, j any) (any, error) {
 		if j == "" && t.Root != schema.Char && t.Root != schema.VarChar && t.Root != schema.Binary && t.Root != schema.VarBinary && t.Root != schema.Blob {
 			return nil, badValue("empty string is not a %s", typeName(t))
 		}
-		return parseText(t, j)
+		return ParseText(t, j)
 	case json.Number:
 		switch t.Root {
 		case schema.TinyInt, schema.SmallInt, schema.Int, schema.BigInt, schema.Float, schema.Double, schema.Decimal:
-			return parseText(t, j.String())
+			return ParseText(t, j.String())
 		}
 		return nil, badValue("number %s for a %s column, want a JSON %s", j, typeName(t), jsonShape(t))
 	case bool:
@@ -283,7 +285,7 @@ func decodeJSONArray(t schema.DataType, arr []any) (any, error) {
 		}
 		out := make([]any, len(arr))
 		for i, e := range arr {
-			v, err := decodeJSONValue(*t.Element, e)
+			v, err := DecodeJSON(*t.Element, e)
 			if err != nil {
 				return nil, fmt.Errorf("element %d: %w", i, err)
 			}
@@ -304,14 +306,14 @@ func decodeJSONArray(t schema.DataType, arr []any) (any, error) {
 			if !ok || len(pair) != 2 {
 				return nil, badValue("%s entry %d is not a [key, value] pair", t.Root, i)
 			}
-			k, err := decodeJSONValue(*kt, pair[0])
+			k, err := DecodeJSON(*kt, pair[0])
 			if err != nil {
 				return nil, fmt.Errorf("key %d: %w", i, err)
 			}
 			if k == nil {
 				return nil, badValue("%s key %d is null", t.Root, i)
 			}
-			v, err := decodeJSONValue(*vt, pair[1])
+			v, err := DecodeJSON(*vt, pair[1])
 			if err != nil {
 				return nil, fmt.Errorf("value %d: %w", i, err)
 			}
@@ -335,7 +337,7 @@ func decodeJSONObject(t schema.DataType, obj map[string]any) (any, error) {
 		}
 		out := make([]any, len(t.Fields))
 		for i, f := range t.Fields {
-			v, err := decodeJSONValue(f.Type, obj[f.Name])
+			v, err := DecodeJSON(f.Type, obj[f.Name])
 			if err != nil {
 				return nil, fmt.Errorf("field %s: %w", f.Name, err)
 			}
@@ -353,11 +355,11 @@ func decodeJSONObject(t schema.DataType, obj map[string]any) (any, error) {
 		}
 		m := data.Map{}
 		for k, x := range obj {
-			key, err := parseText(*kt, k)
+			key, err := ParseText(*kt, k)
 			if err != nil {
 				return nil, fmt.Errorf("key %q: %w", k, err)
 			}
-			v, err := decodeJSONValue(*vt, x)
+			v, err := DecodeJSON(*vt, x)
 			if err != nil {
 				return nil, fmt.Errorf("value of %q: %w", k, err)
 			}

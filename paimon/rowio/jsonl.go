@@ -1,4 +1,4 @@
-package main
+package rowio
 
 import (
 	"bufio"
@@ -8,16 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
-// jsonlSource reads a file of JSON objects, one per line.
+// jsonlSource reads JSON objects, one per line.
 type jsonlSource struct {
-	in     *loadInput
-	f      *os.File
+	in     *Input
 	r      *bufio.Reader
 	line   int
 	byName map[string]int
@@ -25,32 +23,32 @@ type jsonlSource struct {
 	vals   []any
 }
 
-func openJSONLSource(in *loadInput) (loadSource, error) {
-	f, err := os.Open(in.path)
-	if err != nil {
-		return nil, err
-	}
-	byName := make(map[string]int, len(in.fields))
-	for i, fl := range in.fields {
+// NewJSONLines reads one JSON object per line, keyed by column name; a
+// missing key is NULL, values are decoded with DecodeJSON. Blank lines are
+// skipped.
+func NewJSONLines(rd io.Reader, input *Input) (Source, error) {
+	in := input.defaults()
+	byName := make(map[string]int, len(in.Fields))
+	for i, fl := range in.Fields {
 		byName[fl.Name] = i
 	}
 	return &jsonlSource{
-		in: in, f: f, r: bufio.NewReaderSize(&countingReader{r: f, bar: in.bar}, 256<<10),
-		byName: byName, b: newRowBatcher(in), vals: make([]any, len(in.fields)),
+		in: in, r: bufio.NewReaderSize(&countingReader{r: rd, progress: in.Progress}, 256<<10),
+		byName: byName, b: newRowBatcher(in), vals: make([]any, len(in.Fields)),
 	}, nil
 }
 
-func (s *jsonlSource) next(ctx context.Context) (arrow.RecordBatch, error) {
+func (s *jsonlSource) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for s.b.rows < s.in.batchRows {
+	for s.b.rows < s.in.BatchRows {
 		text, err := s.r.ReadBytes('\n')
 		if len(text) == 0 && errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: %w", s.in.path, err)
+			return nil, fmt.Errorf("%s: %w", s.in.Name, err)
 		}
 		s.line++
 		text = bytes.TrimSpace(text)
@@ -68,7 +66,7 @@ func (s *jsonlSource) next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 func (s *jsonlSource) parseLine(text []byte) error {
-	where := fmt.Sprintf("%s:%d", s.in.path, s.line)
+	where := fmt.Sprintf("%s:%d", s.in.Name, s.line)
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
 	var obj map[string]any
@@ -82,21 +80,21 @@ func (s *jsonlSource) parseLine(text []byte) error {
 	for k, j := range obj {
 		i, ok := s.byName[k]
 		if !ok {
-			return fmt.Errorf("%s: %q is not a column of %s (columns: %s)", where, k, s.in.table, strings.Join(fieldNames(s.in.fields), ", "))
+			return fmt.Errorf("%s: %q is not a column of %s (columns: %s)", where, k, s.in.Table, strings.Join(fieldNames(s.in.Fields), ", "))
 		}
-		v, err := decodeJSONValue(s.in.fields[i].Type, j)
+		v, err := DecodeJSON(s.in.Fields[i].Type, j)
 		if err != nil {
 			return fmt.Errorf("%s: column %s: %w", where, k, err)
 		}
 		s.vals[i] = v
 	}
-	for i, f := range s.in.fields {
+	for i, f := range s.in.Fields {
 		if s.vals[i] == nil && !f.Type.Nullable {
 			return fmt.Errorf("%s: column %s is NOT NULL but the value is missing or null", where, f.Name)
 		}
 	}
 	if i, err := s.b.appendRow(s.vals); err != nil {
-		return fmt.Errorf("%s: column %s: %w", where, s.in.fields[i].Name, err)
+		return fmt.Errorf("%s: column %s: %w", where, s.in.Fields[i].Name, err)
 	}
 	return nil
 }
@@ -108,7 +106,4 @@ func jsonErrorText(err error) string {
 	return err.Error()
 }
 
-func (s *jsonlSource) close() {
-	s.b.release()
-	s.f.Close()
-}
+func (s *jsonlSource) Close() { s.b.release() }
