@@ -110,12 +110,13 @@ func canonLines(t *testing.T, rows [][]any) []string {
 	return out
 }
 
-// goWrite writes rows to the table in one commit with identifier.
-func goWrite(t *testing.T, tbl *paimon.Table, user string, identifier int64, rows [][]any) *paimon.CommitResult {
+// prepareWrite writes rows into new data files and returns the writer
+// and its commit messages.
+func prepareWrite(t *testing.T, tbl *paimon.Table, rows [][]any) (*paimon.TableWriter, []paimon.CommitMessage) {
 	t.Helper()
 	ctx := context.Background()
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
 	require.NoError(t, err)
 	rec, err := testtable.BuildRecord(mem, liveFields, rows)
@@ -124,6 +125,14 @@ func goWrite(t *testing.T, tbl *paimon.Table, user string, identifier int64, row
 	rec.Release()
 	msgs, err := w.PrepareCommit(ctx)
 	require.NoError(t, err)
+	return w, msgs
+}
+
+// goWrite writes rows to the table in one commit with identifier.
+func goWrite(t *testing.T, tbl *paimon.Table, user string, identifier int64, rows [][]any) *paimon.CommitResult {
+	t.Helper()
+	ctx := context.Background()
+	w, msgs := prepareWrite(t, tbl, rows)
 	require.NoError(t, w.Close(ctx))
 	c, err := tbl.NewCommit(&paimon.CommitOptions{User: user})
 	require.NoError(t, err)
