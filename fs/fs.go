@@ -98,6 +98,30 @@ type Writer interface {
 	Abort() error
 }
 
+// BufferedWriter is implemented by Writers that hold data in memory
+// before it reaches storage (a write buffer, an upload part). Writers of
+// many files at once (a table writer touching thousands of partitions)
+// count it in their memory budget; use the [WriterBufferSize] helper.
+type BufferedWriter interface {
+	Writer
+	// BufferSize is the most memory the open Writer holds for data not
+	// yet handed to storage.
+	BufferSize() int64
+}
+
+// DefaultWriterBuffer is what [WriterBufferSize] assumes of a Writer that
+// does not say.
+const DefaultWriterBuffer int64 = 64 << 10
+
+// WriterBufferSize is w's BufferSize when it implements [BufferedWriter],
+// else DefaultWriterBuffer.
+func WriterBufferSize(w Writer) int64 {
+	if b, ok := w.(BufferedWriter); ok {
+		return b.BufferSize()
+	}
+	return DefaultWriterBuffer
+}
+
 // CreateOptions tunes [FS.Create]. A nil *CreateOptions is the zero value.
 type CreateOptions struct {
 	// IfNotExist makes Create publish the file only if its name does not

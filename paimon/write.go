@@ -27,6 +27,14 @@ type WriterOptions struct {
 	// Now is the clock of the data files' creation times; nil means
 	// time.Now.
 	Now func() time.Time
+	// MemoryBudget bounds the memory the open data files hold together,
+	// across partitions and buckets: when a write pushes them over it,
+	// the least recently written files are finished early (they roll as
+	// at target-file-size) and Parquet row groups are cut before they
+	// hold half of it. 0 means 64 MiB (datafile.DefaultMemoryBudget); a
+	// negative value turns the budget off (one open file per partition
+	// and bucket written, each buffering up to a row group).
+	MemoryBudget int64
 }
 
 // TableWriter writes Arrow record batches into the data files of an
@@ -56,6 +64,7 @@ type TableWriter struct {
 	partTypes    []schema.DataType
 	pather       *partitionPather
 	restore      bool // fixed-bucket writers continue the bucket's sequence numbers
+	budget       *datafile.Budget
 
 	writers map[string]*bucketWriter
 	order   []string         // keys of writers in creation order
@@ -101,6 +110,9 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	}
 	if w.now == nil {
 		w.now = time.Now
+	}
+	if opts.MemoryBudget >= 0 {
+		w.budget = datafile.NewBudget(opts.MemoryBudget)
 	}
 	switch {
 	case buckets == -1:
@@ -159,7 +171,7 @@ func (w *TableWriter) optionError(err error) error {
 func (w *TableWriter) fileOptions(dir string, seq int64) datafile.Options {
 	return datafile.Options{
 		FS: w.t.meta.fsys, Dir: dir, Schema: w.schema, Allocator: w.mem,
-		FirstSequence: seq, Now: w.now,
+		FirstSequence: seq, Now: w.now, Budget: w.budget,
 	}
 }
 

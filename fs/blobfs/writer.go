@@ -41,6 +41,7 @@ func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (f
 	w := &writer{
 		ctx:    ctx,
 		name:   name,
+		buffer: int64(f.bufSize),
 		errs:   f.retry.classifier,
 		pw:     pw,
 		cancel: cancel,
@@ -76,6 +77,7 @@ func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (f
 type writer struct {
 	ctx       context.Context
 	name      string
+	buffer    int64 // Options.UploadBufferSize, 0 for the driver's default
 	errs      classifier
 	pw        *io.PipeWriter
 	cancel    context.CancelFunc
@@ -83,6 +85,20 @@ type writer struct {
 	uploadErr error // written before done is closed
 	finished  bool  // Close or Abort was called
 	err       error // sticky write error
+}
+
+// defaultUploadBuffer estimates the upload buffer the drivers choose when
+// Options.UploadBufferSize is 0 (5 MiB parts for S3 and Azure, 16 MiB
+// chunks for GCS, allocated as the first bytes arrive).
+const defaultUploadBuffer = 8 << 20
+
+// BufferSize is the upload part the driver fills before sending it
+// (fs.BufferedWriter).
+func (w *writer) BufferSize() int64 {
+	if w.buffer > 0 {
+		return w.buffer
+	}
+	return defaultUploadBuffer
 }
 
 func (w *writer) Write(p []byte) (int, error) {

@@ -81,6 +81,9 @@ func createTemp(dir, base string) (*os.File, error) {
 }
 
 // writer is an fs.Writer over a temporary file.
+// BufferSize is the write buffer (fs.BufferedWriter).
+func (w *writer) BufferSize() int64 { return writeBuffer }
+
 type writer struct {
 	ctx        context.Context
 	name       string // caller's name, for errors

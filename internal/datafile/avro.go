@@ -30,6 +30,12 @@ func (a *avroWriter) write(rec arrow.RecordBatch) error { return a.w.Write(rec) 
 // does not see the block being filled, and so do we.
 func (a *avroWriter) buffered() int64 { return 0 }
 
+// avroFileCost estimates an open Avro file: the block being filled (about
+// 64 KB before compression, and its compressed copy) and the encoder.
+const avroFileCost = 192 << 10
+
+func (a *avroWriter) memory() int64 { return avroFileCost }
+
 func (a *avroWriter) close() error { return a.w.Close() }
 
 func (a *avroWriter) discard() { _ = a.w.Close() }

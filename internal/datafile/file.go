@@ -44,7 +44,12 @@ func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
 	if w.cfg.format == FormatAvro {
 		f.body, err = newAvroWriter(f.sink, w.opts.Schema.Fields, w.cfg)
 	} else {
-		f.body, err = newParquetWriter(f.sink, w.arrowSchema, w.cfg, w.mem, w.opts.RowGroupRows)
+		var pw *parquetWriter
+		pw, err = newParquetWriter(f.sink, w.arrowSchema, w.cfg, w.mem, w.opts.RowGroupRows)
+		if err == nil && w.opts.Budget != nil {
+			pw.share = w.opts.Budget.Share
+		}
+		f.body = pw
 	}
 	if err != nil {
 		_ = out.Abort()
@@ -62,6 +67,10 @@ func (f *dataFile) write(rec arrow.RecordBatch) error {
 	f.rows += rec.NumRows()
 	return nil
 }
+
+// memory estimates what the open file holds: the encoder's buffers and
+// the file system's write buffer.
+func (f *dataFile) memory() int64 { return f.body.memory() + fs.WriterBufferSize(f.out) }
 
 // size estimates the file's size so far: what reached the file system plus
 // what the encoder holds.

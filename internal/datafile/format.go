@@ -16,6 +16,8 @@ type formatWriter interface {
 	// handed to the sink; with what the sink received it estimates the
 	// file size for rolling.
 	buffered() int64
+	// memory estimates the memory the open file holds, for a Budget.
+	memory() int64
 	// close writes what is buffered and the file's trailer to the sink.
 	close() error
 	// discard releases the buffers of a file that will not be published.

@@ -26,7 +26,38 @@ type parquetWriter struct {
 	// starts a new one (starting it right away could leave an empty row
 	// group at the end of the file).
 	cut bool
+	// leaves is the number of Parquet leaf columns.
+	leaves int
+	// pending estimates the Arrow bytes given to the current row group.
+	pending int64
+	// share, when set, is the writer's share of a Budget: the row group
+	// is also cut once the file holds three quarters of it (leaving room
+	// for the next write before the Budget would finish the file), but
+	// never with less than minRowGroupMemory of pages, as parquet-java's
+	// MemoryManager shrinks the row groups of files open together.
+	share func() int64
 }
+
+// Memory estimates of an open Parquet file, measured with arrow-go v18
+// (pqarrow, buffered row groups): each leaf column's encoder, statistics
+// and page writer hold about 19 KiB before any data; the values of the
+// page and dictionary being built take up to about twice their Arrow size,
+// but a column flushes its page at 1 MiB and falls back from a dictionary
+// at 1 MiB, so about 2 MiB per column bound them; compressed pages stay in
+// memory until the row group closes. (The zstd encoders' windows are
+// pooled by arrow-go and shared by all files.)
+const (
+	parquetFileCost   = 16 << 10
+	parquetColumnCost = 24 << 10
+)
+
+// Variables for tests only.
+var (
+	parquetPageBound int64 = 2 << 20
+	// minRowGroupMemory is the least compressed row group a Budget's share
+	// cuts: smaller ones would cost more in new encoders than they save.
+	minRowGroupMemory int64 = 16 << 20
+)
 
 func newParquetWriter(w io.Writer, sc *arrow.Schema, cfg *config, mem memory.Allocator, rowGroupRows int64) (*parquetWriter, error) {
 	p := &parquetWriter{blockSize: cfg.blockSize}
@@ -72,6 +103,7 @@ func newParquetWriter(w io.Writer, sc *arrow.Schema, cfg *config, mem memory.All
 		return nil, fmt.Errorf("%w: Parquet schema: %w", ErrUnsupported, err)
 	}
 	p.fw = fw
+	p.leaves = leaves.NumColumns()
 	return p, nil
 }
 
@@ -85,13 +117,69 @@ func (p *parquetWriter) write(rec arrow.RecordBatch) error {
 		if err := p.fw.NewBufferedRowGroupChecked(); err != nil {
 			return err
 		}
-		p.cut = false
+		p.cut, p.pending = false, 0
 	}
 	if err := p.fw.WriteBuffered(rec); err != nil {
 		return err
 	}
-	p.cut = p.blockSize > 0 && p.fw.RowGroupTotalBytesWritten() >= p.blockSize
+	p.pending += arrowBytes(rec)
+	p.cut = p.blockSize > 0 && (p.fw.RowGroupTotalBytesWritten() >= p.blockSize ||
+		(p.share != nil && p.memory() >= max(p.share()/4*3, p.encoderBound()+minRowGroupMemory)))
 	return nil
+}
+
+// encoderBound is the most the file holds besides its compressed pages.
+func (p *parquetWriter) encoderBound() int64 {
+	return p.fixedCost() + int64(p.leaves)*parquetPageBound
+}
+
+func (p *parquetWriter) fixedCost() int64 {
+	return parquetFileCost + int64(p.leaves)*parquetColumnCost
+}
+
+// memory estimates what the open file holds in memory.
+func (p *parquetWriter) memory() int64 {
+	return p.fixedCost() + p.fw.RowGroupTotalBytesWritten() + min(2*p.pending, int64(p.leaves)*parquetPageBound)
+}
+
+// arrowBytes estimates the bytes of rec's values, counting only the rows
+// of the slice (a slice shares the buffers of its parent).
+func arrowBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	for _, c := range rec.Columns() {
+		n += arrayBytes(c)
+	}
+	return n
+}
+
+// spanBytes is the length of the values an offsets buffer spans.
+func spanBytes[T int32 | int64](offsets []T) int64 {
+	if len(offsets) < 2 {
+		return 0
+	}
+	return int64(offsets[len(offsets)-1] - offsets[0])
+}
+
+func arrayBytes(a arrow.Array) int64 {
+	rows := int64(a.Len())
+	switch v := a.(type) {
+	case *array.String:
+		return spanBytes(v.ValueOffsets()) + 4*rows
+	case *array.Binary:
+		return spanBytes(v.ValueOffsets()) + 4*rows
+	case *array.LargeString:
+		return spanBytes(v.ValueOffsets()) + 8*rows
+	}
+	if fw, ok := a.DataType().(arrow.FixedWidthDataType); ok {
+		return rows * int64(max(fw.BitWidth()/8, 1))
+	}
+	// Nested and other types: the buffers' size scaled to the slice.
+	d := a.Data()
+	total := int64(d.Offset() + d.Len())
+	if total == 0 {
+		return 0
+	}
+	return int64(d.(*array.Data).SizeInBytes()) * rows / total
 }
 
 // blockRoom is how many more bytes the current row group takes before it

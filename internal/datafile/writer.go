@@ -54,6 +54,14 @@ type Options struct {
 	// file.block-size, default DefaultBlockSize), which makes the layout
 	// independent of encoded sizes.
 	RowGroupRows int64
+	// Budget, when set, is shared with the other writers of a table
+	// writer: after each Write the Writer reports what its open file holds
+	// and the Budget finishes the least recently written files (of any
+	// writer sharing it) while the total exceeds the limit. A Writer also
+	// cuts its Parquet row groups once its file holds its share of the
+	// limit (Budget.Share). The writers sharing a Budget must be used
+	// from one goroutine.
+	Budget *Budget
 }
 
 // Writer writes the rows of one partition and bucket of an append-only table
@@ -175,6 +183,32 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
 		}
 		off = end
 	}
+	if b := w.opts.Budget; b != nil {
+		b.Update(w)
+		return b.Enforce(ctx)
+	}
+	return nil
+}
+
+// HeldBytes estimates the memory the Writer's open file holds (0 without
+// one), for a Budget.
+func (w *Writer) HeldBytes() int64 {
+	if w.cur == nil {
+		return 0
+	}
+	return w.cur.memory()
+}
+
+// Release finishes the open file early (Budget), as if it had reached the
+// target size; the next row goes to a new file. A failure aborts the
+// Writer as a failed Write does.
+func (w *Writer) Release(ctx context.Context) error {
+	if w.cur == nil || w.failed != nil || w.closed {
+		return nil
+	}
+	if err := w.finishCurrent(); err != nil {
+		return w.fail(ctx, err)
+	}
 	return nil
 }
 
@@ -266,6 +300,7 @@ func (w *Writer) Close(ctx context.Context) ([]manifest.DataFileMeta, error) {
 			}
 		}
 		w.closed = true
+		w.forget()
 	}
 	return append([]manifest.DataFileMeta(nil), w.metas...), nil
 }
@@ -282,7 +317,15 @@ func (w *Writer) Abort(ctx context.Context) error {
 	return err
 }
 
+// forget leaves the Budget: the Writer holds nothing any more.
+func (w *Writer) forget() {
+	if w.opts.Budget != nil {
+		w.opts.Budget.Forget(w)
+	}
+}
+
 func (w *Writer) abort(ctx context.Context) error {
+	w.forget()
 	if w.cur != nil {
 		w.cur.abort()
 		w.cur = nil
