@@ -199,16 +199,26 @@ func checkEntryRows(t *testing.T, file string, e manifest.ManifestEntry, schemas
 		require.NoError(t, err, "%s: %s %s", file, e.File.FileName, what)
 	}
 	decode("partition", e.Partition, s.PartitionFields())
+	// The statistics cover the listed columns, else the columns the file
+	// holds (_WRITE_COLS of row-tracking and data-evolution files, system
+	// columns included), else the schema's.
 	valueFields := s.Fields
-	if e.File.ValueStatsCols != nil {
+	statsCols := e.File.ValueStatsCols
+	if statsCols == nil {
+		statsCols = e.File.WriteCols
+	}
+	if statsCols != nil {
 		valueFields = nil
-		for _, n := range e.File.ValueStatsCols {
+		for _, n := range statsCols {
 			f, ok := s.FieldByName(n)
+			if !ok && (n == "_ROW_ID" || n == "_SEQUENCE_NUMBER") {
+				f, ok = schema.NewField(0, n, schema.BigIntType()), true
+			}
 			require.True(t, ok, "%s: stats column %s not in schema %d", file, n, s.ID)
 			valueFields = append(valueFields, f)
 		}
 	}
-	if len(e.File.ValueStats.NullCounts) > 0 || e.File.ValueStatsCols != nil {
+	if len(e.File.ValueStats.NullCounts) > 0 || statsCols != nil {
 		decode("value stats min", e.File.ValueStats.MinValues, valueFields)
 		decode("value stats max", e.File.ValueStats.MaxValues, valueFields)
 	}

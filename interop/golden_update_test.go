@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +34,65 @@ type Scenario struct {
 	Audit bool `json:"audit"`
 	// Meta lists the system tables dumped as meta-<name>.jsonl.
 	Meta []string `json:"meta"`
+	// Dumps are the plan's extra reads (dump-<name>.jsonl), see DumpSpec.
+	Dumps []DumpSpec `json:"dumps,omitempty"`
+}
+
+// DumpSpec is one extra read a plan asks its producer to record beside the
+// standard dumps, as "dumps": [...] at the top level of the plan: a branch,
+// a system table such as $row_tracking, a projection, a snapshot or tag, an
+// incremental range or a filter, or several of these at once. The golden
+// tests replay each one through the library and `paimon scan`.
+type DumpSpec struct {
+	// Name names the output, dump-<Name>.jsonl.
+	Name string `json:"name"`
+	// Branch reads the table's branch (Java "table$branch_<Branch>").
+	Branch string `json:"branch,omitempty"`
+	// System reads a system table: "row_tracking" or "audit_log".
+	System string `json:"system,omitempty"`
+	// Cols projects top-level columns (system columns such as _ROW_ID
+	// included), in order.
+	Cols []string `json:"cols,omitempty"`
+	// Snapshot and Tag time travel.
+	Snapshot int64  `json:"snapshot,omitempty"`
+	Tag      string `json:"tag,omitempty"`
+	// Incremental is "S,E": the changes after snapshot S up to E, read
+	// with their row kinds (the audit log); IncrementalMode picks delta or
+	// changelog files.
+	Incremental     string `json:"incremental,omitempty"`
+	IncrementalMode string `json:"incrementalMode,omitempty"`
+	// Filter is a filter in the harness's --filter syntax:
+	// "<col> <op> <canon-v1 JSON literal>", "<col> is null" or
+	// "<col> is not null".
+	Filter string `json:"filter,omitempty"`
+	// Versions, when set, are the only producer versions that record this
+	// dump (a read the other versions do differently or cannot do).
+	Versions []string `json:"versions,omitempty"`
+}
+
+// args are the harness's dump arguments for the spec.
+func (d DumpSpec) args(warehouse, table string) []string {
+	if d.Branch != "" {
+		table += "$branch_" + d.Branch
+	}
+	if d.System != "" && d.System != "audit_log" {
+		table += "$" + d.System
+	}
+	o := interop.DumpOptions{Snapshot: d.Snapshot, Tag: d.Tag, Columns: d.Cols}
+	if d.System == "audit_log" {
+		o.Mode = "audit"
+	}
+	args := interop.DumpArgs(warehouse, table, o)
+	if d.Incremental != "" {
+		args = append(args, "--incremental", d.Incremental)
+		if d.IncrementalMode != "" {
+			args = append(args, "--incremental-mode", d.IncrementalMode)
+		}
+	}
+	if d.Filter != "" {
+		args = append(args, "--filter", d.Filter)
+	}
+	return args
 }
 
 type planHeader struct {
@@ -41,6 +101,7 @@ type planHeader struct {
 	Schema struct {
 		PrimaryKeys []string `json:"primaryKeys"`
 	} `json:"schema"`
+	Dumps []DumpSpec `json:"dumps"`
 }
 
 // planSets maps a producer to the directory of plans it can apply.
@@ -175,6 +236,13 @@ func generateScenario(ctx context.Context, t *testing.T, r *interop.Runner, root
 	}
 	for _, tag := range sc.Tags {
 		add("expected-tag-"+tag+".jsonl", interop.DumpArgs(wh, table, interop.DumpOptions{Tag: tag}))
+	}
+	for _, d := range hdr.Dumps {
+		if len(d.Versions) > 0 && !slices.Contains(d.Versions, r.Version) {
+			continue
+		}
+		add("dump-"+d.Name+".jsonl", d.args(wh, table))
+		sc.Dumps = append(sc.Dumps, d)
 	}
 	if err := r.Batch(ctx, items); err != nil {
 		return err

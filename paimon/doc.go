@@ -49,6 +49,16 @@
 // them for the audit log, WithAuditLog) and hands the merged rows to the
 // filter and the projection. Files are pruned by key statistics only.
 //
+// Tables with row tracking (row-tracking.enabled) give every row a stable
+// _ROW_ID and the _SEQUENCE_NUMBER of the commit that last wrote it; a scan
+// returns them when WithColumns names them, and WithRowTracking reads the
+// table as Java's $row_tracking system table. With data evolution
+// (data-evolution.enabled) a writer may update some columns of existing
+// rows by adding files of those columns only: a row is assembled from the
+// files covering its row id, each column from the newest file that wrote it
+// (Java DataEvolutionSplitRead; see data_evolution.go). Writes to such
+// tables are refused.
+//
 // # Concurrency and memory
 //
 // A Scan reads one split at a time on the consumer's goroutine unless told

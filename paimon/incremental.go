@@ -134,6 +134,10 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) e
 	if err != nil {
 		return err
 	}
+	// Java's batch scans of postpone-bucket tables read real buckets only
+	// (DataTableBatchScan.onlyReadRealBuckets), incremental ranges
+	// included: the files of bucket -2 are not visible until compacted.
+	pk := len(st.schema.PrimaryKeys) > 0
 	var files []*manifest.ManifestEntry
 	for i, es := range entries {
 		for j := range es {
@@ -141,12 +145,20 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) e
 			if e.Kind != manifest.FileKindAdd {
 				return corrupt(meta.ManifestPath(kept[i].FileName), fmt.Errorf("%s file %s in a delta or changelog manifest", e.Kind, e.File.FileName))
 			}
+			if pk && e.Bucket == postponeBucket {
+				continue
+			}
 			files = append(files, e)
 		}
 	}
 	plan.Stats.Files = len(files)
 	if files, err = st.pruner.pruneEntries(ctx, files, &plan.Stats); err != nil {
 		return nameManifest(err, meta, kept, entries)
+	}
+	if st.dataEvolution {
+		if files, err = st.pruneEvolutionFiles(ctx, files); err != nil {
+			return nameManifest(err, meta, kept, entries)
+		}
 	}
 	// Group by partition and bucket in order of appearance; each group is
 	// one split read file by file.
@@ -172,8 +184,11 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) e
 		}
 		plan.Splits[i].Files = append(plan.Splits[i].Files, e.File)
 	}
+	if err := st.checkSplits(plan.Splits); err != nil {
+		return err
+	}
 	for i := range plan.Splits {
-		plan.Stats.RowCount += plan.Splits[i].RowCount()
+		plan.Stats.RowCount += st.splitRows(&plan.Splits[i])
 	}
 	return nil
 }

@@ -30,7 +30,9 @@ func (r *splitReader) mergeSplit(ctx context.Context, sp *Split, dvs map[string]
 	}
 	want := mergetree.ReadFields(st.schema)
 	open := func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
-		return r.readMapped(ctx, sp, f, dvs[f.FileName], want, mergetree.ReadFields, false)
+		return r.readMapped(ctx, sp, f, dvs[f.FileName], want, func(fs *schema.TableSchema, _ *manifest.DataFileMeta) ([]schema.DataField, error) {
+			return mergetree.ReadFields(fs), nil
+		}, false)
 	}
 	opts := &mergetree.Options{
 		Schema:             st.schema,

@@ -100,6 +100,11 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 	if err != nil {
 		return nil, nameManifest(err, meta, kept, entries)
 	}
+	if st.dataEvolution {
+		if files, err = st.pruneEvolutionFiles(ctx, files); err != nil {
+			return nil, nameManifest(err, meta, kept, entries)
+		}
+	}
 	splits, err := st.makeSplits(files, plan.SnapshotID)
 	if err != nil {
 		return nil, nameManifest(err, meta, kept, entries)
@@ -107,11 +112,14 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 	if err := st.attachDeletionFiles(ctx, meta, splits); err != nil {
 		return nil, err
 	}
+	if err := st.checkSplits(splits); err != nil {
+		return nil, err
+	}
 	if s.spec.Limit > 0 && st.filter == nil {
-		splits = limitSplits(splits, s.spec.Limit, &plan.Stats)
+		splits = limitSplits(splits, s.spec.Limit, st.splitRows, &plan.Stats)
 	}
 	for i := range splits {
-		plan.Stats.RowCount += splits[i].RowCount()
+		plan.Stats.RowCount += st.splitRows(&splits[i])
 	}
 	plan.Splits = splits
 	return plan, nil
@@ -201,6 +209,12 @@ func (st *scanState) makeSplits(files []*manifest.ManifestEntry, snapshotID int6
 		}
 		if pk {
 			splits = st.primaryKeySplits(splits, es, fs, proto, target, openCost)
+			continue
+		}
+		if st.dataEvolution {
+			if splits, err = evolutionSplits(splits, es, fs, proto, target, openCost); err != nil {
+				return nil, &entryError{first, err}
+			}
 			continue
 		}
 		splits = packSplits(splits, fs, proto, target, openCost)
@@ -308,21 +322,21 @@ func (st *scanState) partitionPath(partition []byte) (string, error) {
 // limitSplits keeps the first splits whose row counts reach limit (Java
 // DataTableBatchScan.applyPushDownLimit; only without a filter, as rows
 // may be filtered out).
-func limitSplits(splits []Split, limit int64, stats *PlanStats) []Split {
+func limitSplits(splits []Split, limit int64, rows func(*Split) int64, stats *PlanStats) []Split {
 	for i := range splits {
 		if splits[i].DeletionFiles != nil {
 			return splits // deleted rows make row counts an overestimate
 		}
 	}
-	var rows int64
+	var n int64
 	for i := range splits {
-		if rows >= limit {
+		if n >= limit {
 			for _, s := range splits[i:] {
 				stats.FilesPrunedByLimit += len(s.Files)
 			}
 			return splits[:i]
 		}
-		rows += splits[i].RowCount()
+		n += rows(&splits[i])
 	}
 	return splits
 }

@@ -66,8 +66,13 @@ func (sc *statsScratch) reset(n int) {
 // newer file may replace.
 func (p *pruner) keepFile(ctx context.Context, f *manifest.DataFileMeta, sc *statsScratch) (bool, error) {
 	st := p.st
+	if st.dataEvolution {
+		// A partial-column file's statistics describe its columns only,
+		// and a column's value may come from a newer file of the same rows.
+		return true, nil
+	}
 	pk := len(st.schema.PrimaryKeys) > 0
-	l, err := p.statsLayout(ctx, f.SchemaID, f.ValueStatsCols, pk)
+	l, err := p.statsLayout(ctx, f.SchemaID, statsCols(f), pk)
 	if err != nil {
 		return false, err
 	}
@@ -167,7 +172,7 @@ func (p *pruner) newStatsLayout(ctx context.Context, id int64, cols []string, pk
 	if err != nil {
 		return nil, err
 	}
-	m := newStatsColumns(st.schema, fileSchema, cols, pk)
+	m := newStatsColumns(st.schema, fileSchema, cols, false, pk)
 	if m.unknown {
 		return &statsLayout{keep: true}, nil
 	}
@@ -219,10 +224,24 @@ type statsColumns struct {
 	unknown bool
 }
 
+// statsCols names the statistics columns of a data file: its
+// _VALUE_STATS_COLS, else the columns it holds when it lists them
+// (_WRITE_COLS of partial-column files of data-evolution tables and of
+// compacted row-tracking files, which include _ROW_ID and
+// _SEQUENCE_NUMBER), else nil (every field of its schema).
+func statsCols(f *manifest.DataFileMeta) []string {
+	if f.ValueStatsCols != nil {
+		return f.ValueStatsCols
+	}
+	return f.WriteCols
+}
+
 // newStatsColumns maps the fields of to onto the statistics of files
-// written with schema file; cols is the files' _VALUE_STATS_COLS (nil:
-// every field) and pk selects the key statistics, which ignore cols.
-func newStatsColumns(to, file *schema.TableSchema, cols []string, pk bool) *statsColumns {
+// written with schema file; cols is the files' statistics columns (nil:
+// every field), written says that they are the only columns the files hold
+// (the others are all NULL in them), and pk selects the key statistics,
+// which ignore cols. Row-tracking columns in cols hold no field of to.
+func newStatsColumns(to, file *schema.TableSchema, cols []string, written, pk bool) *statsColumns {
 	m := &statsColumns{col: make([]int, len(to.Fields)), missing: make([]bool, len(to.Fields)), changed: make([]bool, len(to.Fields))}
 	statFields := file.Fields
 	switch {
@@ -232,7 +251,11 @@ func newStatsColumns(to, file *schema.TableSchema, cols []string, pk bool) *stat
 		statFields = make([]schema.DataField, 0, len(cols))
 		for _, name := range cols {
 			fld, ok := file.FieldByName(name)
-			if !ok {
+			switch {
+			case ok:
+			case name == rowIDFieldName || name == sequenceFieldName:
+				fld = schema.NewField(-1, name, schema.BigIntType()) // holds no target field
+			default:
 				m.unknown = true
 				fld = schema.DataField{ID: -1} // holds no target field
 			}
@@ -248,8 +271,8 @@ func newStatsColumns(to, file *schema.TableSchema, cols []string, pk bool) *stat
 	}
 	for i, fld := range to.Fields {
 		ff, ok := file.FieldByID(fld.ID)
-		m.missing[i] = !ok
 		j, collected := colOf[fld.ID]
+		m.missing[i] = !ok || written && !collected
 		if !ok || !collected {
 			j = -1
 		}

@@ -66,6 +66,9 @@ func (r *splitReader) readSplit(ctx context.Context, sp *Split, yield func(arrow
 	if len(r.st.schema.PrimaryKeys) > 0 && !sp.RawConvertible {
 		return r.mergeSplit(ctx, sp, dvs, yield)
 	}
+	if r.st.dataEvolution {
+		return r.readEvolutionSplit(ctx, sp, yield)
+	}
 	for i := range sp.Files {
 		f := &sp.Files[i]
 		ok := true
@@ -166,17 +169,40 @@ type batchSource func(ctx context.Context, fields []schema.DataField) iter.Seq2[
 // output batches: the file's columns mapped to readFields, deleted positions
 // removed, the residual filter applied and the output columns projected.
 func (r *splitReader) readFile(ctx context.Context, sp *Split, f *manifest.DataFileMeta, dv *index.DeletionVector) iter.Seq2[arrow.RecordBatch, error] {
-	fileFields := func(fs *schema.TableSchema) []schema.DataField {
-		if r.st.kindCol >= 0 {
-			return append(append([]schema.DataField(nil), fs.Fields...), valueKindField)
+	return r.readFileFields(ctx, sp, f, dv, r.st.readFields, true)
+}
+
+// readFileFields reads want (readFields, or the part of them one file of a
+// data-evolution group supplies) from one data file through the residual
+// filter and the projection when finish is set.
+func (r *splitReader) readFileFields(ctx context.Context, sp *Split, f *manifest.DataFileMeta, dv *index.DeletionVector,
+	want []schema.DataField, finish bool) iter.Seq2[arrow.RecordBatch, error] {
+	fileFields := func(fs *schema.TableSchema, f *manifest.DataFileMeta) ([]schema.DataField, error) {
+		fields := fs.Fields
+		if r.st.rowTracking {
+			var err error
+			if fields, err = physicalFields(fs, f); err != nil {
+				return nil, err
+			}
 		}
-		return fs.Fields
+		if r.st.kindCol >= 0 {
+			return append(append([]schema.DataField(nil), fields...), valueKindField), nil
+		}
+		return fields, nil
 	}
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		for rec, err := range r.readMapped(ctx, sp, f, dv, r.st.readFields, fileFields, true) {
+		// The members of a data-evolution union are read whole: their
+		// batches are zipped by position.
+		for rec, err := range r.readMapped(ctx, sp, f, dv, want, fileFields, finish) {
 			if err != nil {
 				yield(nil, err)
 				return
+			}
+			if !finish {
+				if !yield(rec, nil) {
+					return
+				}
+				continue
 			}
 			out, err := r.finish(rec)
 			if err != nil {
@@ -191,12 +217,12 @@ func (r *splitReader) readFile(ctx context.Context, sp *Split, f *manifest.DataF
 }
 
 // readMapped reads one data file as batches of want, the file's own fields
-// (fileFields of the schema the file was written with) mapped to want by
-// field id, with the rows a deletion vector marks removed. Parquet row
-// groups are pruned by the residual filter when prune is set. The consumer
-// owns every batch.
+// (fileFields of the schema the file was written with and the file) mapped
+// to want by field id, with the row-tracking columns completed and the rows
+// a deletion vector marks removed. Parquet row groups are pruned by the
+// residual filter when prune is set. The consumer owns every batch.
 func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.DataFileMeta, dv *index.DeletionVector,
-	want []schema.DataField, fileFields func(*schema.TableSchema) []schema.DataField, prune bool) iter.Seq2[arrow.RecordBatch, error] {
+	want []schema.DataField, fileFields func(*schema.TableSchema, *manifest.DataFileMeta) ([]schema.DataField, error), prune bool) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
 		p, err := r.dataFilePath(sp, f)
 		if err != nil {
@@ -208,7 +234,12 @@ func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.Dat
 			yield(nil, fmt.Errorf("paimon: data file %s: %w", p, err))
 			return
 		}
-		mapping, err := evolution.New(want, fileFields(fileSchema))
+		physical, err := fileFields(fileSchema, f)
+		if err != nil {
+			yield(nil, fmt.Errorf("paimon: data file %s: %w", p, err))
+			return
+		}
+		mapping, err := evolution.New(want, physical)
 		if err != nil {
 			yield(nil, fmt.Errorf("paimon: data file %s (schema %d): %w", p, f.SchemaID, err))
 			return
@@ -219,8 +250,14 @@ func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.Dat
 			return
 		}
 		defer file.Close()
+		var fill *rowTrackingFill
+		if r.st.rowTracking {
+			fill = newRowTrackingFill(want, f)
+		}
 		var pruned bool
-		src, err := r.openFormat(ctx, p, file, file.Size(), f, dv != nil || !prune, &pruned)
+		// Deletion vectors and row ids address file positions, which
+		// skipping row groups would shift.
+		src, err := r.openFormat(ctx, p, file, file.Size(), f, dv != nil || fill != nil || !prune, &pruned)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -232,7 +269,7 @@ func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.Dat
 				return
 			}
 			n := rec.NumRows()
-			out, err := applyMapping(rec, mapping, dv, pos, r.mem)
+			out, err := applyMapping(rec, mapping, fill, dv, pos, r.mem)
 			pos += n
 			if err != nil {
 				yield(nil, fmt.Errorf("paimon: data file %s: %w", p, err))
@@ -293,12 +330,16 @@ func (r *splitReader) openFormat(ctx context.Context, p string, ra io.ReaderAt, 
 	return nil, fmt.Errorf("%w: %s", ErrFormatNotSupported, p)
 }
 
-// applyMapping maps a batch read from a file to the wanted fields and drops
-// deleted rows. It owns rec. pos is the file position of rec's first row.
-func applyMapping(rec arrow.RecordBatch, mapping *evolution.Mapping, dv *index.DeletionVector, pos int64, mem memory.Allocator) (arrow.RecordBatch, error) {
+// applyMapping maps a batch read from a file to the wanted fields,
+// completes the row-tracking columns (fill may be nil) and drops deleted
+// rows. It owns rec. pos is the file position of rec's first row.
+func applyMapping(rec arrow.RecordBatch, mapping *evolution.Mapping, fill *rowTrackingFill, dv *index.DeletionVector, pos int64, mem memory.Allocator) (arrow.RecordBatch, error) {
 	cur, err := mapping.Apply(rec, mem)
 	rec.Release()
 	if err != nil {
+		return nil, err
+	}
+	if cur, err = fill.apply(cur, pos, mem); err != nil {
 		return nil, err
 	}
 	if dv != nil {

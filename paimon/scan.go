@@ -74,6 +74,11 @@ type ScanSpec struct {
 	// files.
 	IncrementalStart, IncrementalEnd int64
 	IncrementalMode                  string
+	// RowTracking reads a row-tracking table as Java's $row_tracking
+	// system table: all columns then _ROW_ID and _SEQUENCE_NUMBER (see
+	// WithRowTracking). Columns of a row-tracking table may name these two
+	// either way.
+	RowTracking bool
 }
 
 // ScanOption sets a field of a ScanSpec.
@@ -101,6 +106,13 @@ func WithTag(name string) ScanOption { return func(s *ScanSpec) { s.Tag = name }
 
 // WithAuditLog reads the table as its $audit_log system table.
 func WithAuditLog() ScanOption { return func(s *ScanSpec) { s.AuditLog = true } }
+
+// WithRowTracking reads a table with row-tracking.enabled as its
+// $row_tracking system table: every row with its _ROW_ID (stable across
+// compactions and column updates) and _SEQUENCE_NUMBER (the snapshot that
+// last wrote it). Without WithColumns the output is the table's columns
+// followed by these two.
+func WithRowTracking() ScanOption { return func(s *ScanSpec) { s.RowTracking = true } }
 
 // WithAllocator sets the allocator of the returned batches.
 func WithAllocator(mem memory.Allocator) ScanOption { return func(s *ScanSpec) { s.Allocator = mem } }

@@ -29,6 +29,10 @@ type scanState struct {
 	pruner   *pruner
 	schemas  *schemaCache
 
+	// rowTracking and dataEvolution are the schema's row-tracking.enabled
+	// and data-evolution.enabled (see row_tracking.go, data_evolution.go).
+	rowTracking, dataEvolution bool
+
 	mergeOnce sync.Once // mergeConfig, for primary-key tables
 	merge     *mergeConfig
 	mergeErr  error
@@ -104,13 +108,20 @@ func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanS
 	if st.pather, err = newPartitionPather(ts); err != nil {
 		return nil, err
 	}
+	opts := tableOptions(ts.Options)
+	st.rowTracking = opts.boolean(optRowTracking, false)
+	st.dataEvolution = opts.boolean(optDataEvolution, false)
+	if s.spec.RowTracking && !st.rowTracking {
+		return nil, fmt.Errorf("%w: %s has no row tracking (%s is not true), so no $row_tracking table",
+			ErrInvalidScan, s.table.name(), optRowTracking)
+	}
 	if s.spec.Filter != nil {
 		if st.filter, err = predicate.Bind(s.spec.Filter, ts.Fields); err != nil {
 			return nil, fmt.Errorf("paimon: filter on %s: %w", s.table.name(), err)
 		}
 	}
 	auditLog := s.spec.AuditLog || s.incremental()
-	if err := st.project(s.spec.Columns, auditLog); err != nil {
+	if err := st.project(s.spec.Columns, auditLog, s.spec.RowTracking); err != nil {
 		return nil, fmt.Errorf("paimon: projection on %s: %w", s.table.name(), err)
 	}
 	if auditLog && len(ts.PrimaryKeys) > 0 {
@@ -140,8 +151,19 @@ func (t *Table) name() string {
 
 // project resolves the requested columns into the fields to read and the
 // columns to output.
-func (st *scanState) project(columns []string, auditLog bool) error {
+//
+// The fields of a row-tracking table include _ROW_ID and _SEQUENCE_NUMBER
+// after its own; all columns (nil) means the table's own fields, or all of
+// them with rowTrackingColumns (the $row_tracking table).
+func (st *scanState) project(columns []string, auditLog, rowTrackingColumns bool) error {
 	fields := st.schema.Fields
+	all := len(fields)
+	if st.rowTracking {
+		fields = rowTrackingFields(fields)
+		if rowTrackingColumns {
+			all = len(fields)
+		}
+	}
 	type sel struct {
 		top  int
 		path [][]int // nested selections inside top; nil path = whole column
@@ -154,7 +176,7 @@ func (st *scanState) project(columns []string, auditLog bool) error {
 		byTop[rowKindColumn] = s
 	}
 	if columns == nil {
-		for i := range fields {
+		for i := range fields[:all] {
 			s := &sel{top: i}
 			sels = append(sels, s)
 			byTop[i] = s

@@ -383,10 +383,18 @@ func newFilesStats(table, file *schema.TableSchema) (*filesStats, error) {
 // max_value_stats texts: Java's TreeMap.toString of field name to value
 // ("{a=1, b=null}"), fields sorted by name.
 func (fs *filesStats) render(f *manifest.DataFileMeta, src *systemSource) (nulls, lower, upper string, err error) {
-	key := layoutKey(0, f.ValueStatsCols)
+	// Statistics of a file that lists its columns (data evolution) cover
+	// those columns, the others being all NULL in it: Java 2.0.0's $files
+	// (1.4.2 reads them as if they covered every column).
+	cols := statsCols(f)
+	written := f.ValueStatsCols == nil && f.WriteCols != nil
+	key := layoutKey(0, cols)
+	if written {
+		key += "\x01"
+	}
 	m, ok := fs.byCols[key]
 	if !ok {
-		m = newStatsColumns(fs.table, fs.file, f.ValueStatsCols, false)
+		m = newStatsColumns(fs.table, fs.file, cols, written, false)
 		fs.byCols[key] = m
 	}
 	minRow, err := binaryrow.ParseSerialized(f.ValueStats.MinValues)
@@ -398,7 +406,7 @@ func (fs *filesStats) render(f *manifest.DataFileMeta, src *systemSource) (nulls
 		return "", "", "", fmt.Errorf("%w: max values: %w", errStats, err)
 	}
 	n := len(fs.table.Fields)
-	if fs.same && f.ValueStatsCols == nil {
+	if fs.same && cols == nil {
 		n = min(n, minRow.Arity()) // the fields the statistics present
 	}
 	type entry struct{ name, nulls, lower, upper string }

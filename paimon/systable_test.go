@@ -216,6 +216,13 @@ func TestSystemTablesGolden(t *testing.T) {
 						for i := range want {
 							want[i] = javaBinary.ReplaceAllString(want[i], "<binary>")
 						}
+						if strings.HasPrefix(sc.name(), "java-1.4.2/") {
+							// Java 1.4.2's $files reads the statistics of
+							// partial-column files (data evolution) as if
+							// they covered every column; 2.0.0 and we map
+							// them by _WRITE_COLS. Those rows are not compared.
+							want, got = withoutPartialFiles(want), withoutPartialFiles(got)
+						}
 					case name == "schemas" && python:
 						want, got = relines(t, want, pythonSchemas(t)), relines(t, got, pythonSchemas(t))
 					}
@@ -325,4 +332,16 @@ func TestSystemTableErrors(t *testing.T) {
 			require.Zero(t, rows, name)
 		}
 	}
+}
+
+// withoutPartialFiles drops the $files rows of files that list the columns
+// they hold (write_cols not null).
+func withoutPartialFiles(lines []string) []string {
+	out := lines[:0:0]
+	for _, l := range lines {
+		if !strings.Contains(l, `"write_cols":[`) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

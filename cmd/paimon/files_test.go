@@ -55,7 +55,15 @@ func TestFilesGolden(t *testing.T) {
 						got := strings.ReplaceAll(r.stdout, wh, "$WAREHOUSE")
 						got = goBinary.ReplaceAllString(got, "<binary>")
 						want := javaBinary.ReplaceAllString(expectedMeta(t, file, mc.cols, nil), "<binary>")
-						require.Empty(t, canon.Compare(canonLines(t, want), canonLines(t, got)))
+						wantLines, gotLines := canonLines(t, want), canonLines(t, got)
+						if mc.cmd == "files" && strings.HasPrefix(sc.name(), "java-1.4.2/") {
+							// Java 1.4.2's $files reads the statistics of
+							// partial-column files (data evolution) as if they
+							// covered every column; 2.0.0 and we map them by
+							// _WRITE_COLS. Those rows are not compared.
+							wantLines, gotLines = withoutPartialFiles(wantLines), withoutPartialFiles(gotLines)
+						}
+						require.Empty(t, canon.Compare(wantLines, gotLines))
 						compared.Add(1)
 					})
 				}
@@ -189,4 +197,16 @@ func sumColumn(t *testing.T, rows []map[string]any, col string) int64 {
 		n += v
 	}
 	return n
+}
+
+// withoutPartialFiles drops the $files rows of files that list the columns
+// they hold (write_cols not null).
+func withoutPartialFiles(lines []string) []string {
+	out := lines[:0:0]
+	for _, l := range lines {
+		if !strings.Contains(l, `"write_cols":[`) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

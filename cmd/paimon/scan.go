@@ -13,8 +13,10 @@ import (
 )
 
 const scanDetails = `
-The table is "database.table" or "database.table$branch_NAME". Flags may come
-before or after it.
+The table is "database.table" or "database.table$branch_NAME", optionally
+followed by "$audit_log" (as --audit) or, for tables with row tracking,
+"$row_tracking" (every row with its _ROW_ID and _SEQUENCE_NUMBER; --select
+may name these two on such tables too). Flags may come before or after it.
 
 --where takes a SQL-like filter on top-level columns: comparisons (= != <>
 < <= > >=), [NOT] IN (...), IS [NOT] NULL, [NOT] LIKE 'prefix%', STARTS WITH,
@@ -48,6 +50,9 @@ type scanArgs struct {
 	outputSet bool
 	explain   bool
 	audit     bool
+	// rowTracking reads the $row_tracking table: _ROW_ID and
+	// _SEQUENCE_NUMBER after the columns.
+	rowTracking bool
 	// incremental reads the changes of snapshots incStart+1..incEnd.
 	incremental      bool
 	incStart, incEnd int64
@@ -103,6 +108,18 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 	}
 	bad := func(format string, args ...any) (*scanArgs, error) {
 		return nil, usagef(c.name, format, args...)
+	}
+	// The system tables that are reads of the table itself: its audit log
+	// and, for row-tracking tables, every row with its row id and sequence
+	// number (Java's "table$audit_log" and "table$row_tracking").
+	name := &a.table.Table
+	if a.table.Branch != "" {
+		name = &a.table.Branch
+	}
+	if t, ok := strings.CutSuffix(*name, "$audit_log"); ok {
+		*name, a.audit = t, true
+	} else if t, ok := strings.CutSuffix(*name, "$row_tracking"); ok {
+		*name, a.rowTracking = t, true
 	}
 	set := a.set
 	a.outputSet = set["output"]
@@ -189,6 +206,9 @@ func (a *scanArgs) scanOptions() []paimon.ScanOption {
 	}
 	if a.incremental {
 		opts = append(opts, paimon.WithIncremental(a.incStart, a.incEnd, a.incMode))
+	}
+	if a.rowTracking {
+		opts = append(opts, paimon.WithRowTracking())
 	}
 	return opts
 }

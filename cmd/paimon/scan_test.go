@@ -5,9 +5,11 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -26,6 +28,18 @@ type scenario struct {
 	Table     string   `json:"table"`
 	Snapshots []int64  `json:"snapshots"`
 	Tags      []string `json:"tags"`
+	// Dumps are the plan's extra reads (interop's DumpSpec).
+	Dumps []struct {
+		Name            string   `json:"name"`
+		Branch          string   `json:"branch"`
+		System          string   `json:"system"`
+		Cols            []string `json:"cols"`
+		Snapshot        int64    `json:"snapshot"`
+		Tag             string   `json:"tag"`
+		Incremental     string   `json:"incremental"`
+		IncrementalMode string   `json:"incrementalMode"`
+		Filter          string   `json:"filter"`
+	} `json:"dumps"`
 }
 
 func goldenScenarios(t *testing.T) []scenario {
@@ -104,6 +118,39 @@ func TestScanGolden(t *testing.T) {
 				}
 				if _, err := os.Stat(filepath.Join(sc.dir, "audit.jsonl")); err == nil {
 					check(t, "audit.jsonl", "--audit")
+				}
+				for _, d := range sc.Dumps {
+					table := sc.Table
+					if d.Branch != "" {
+						table += "$branch_" + d.Branch
+					}
+					if d.System != "" {
+						table += "$" + d.System
+					}
+					args := []string{"scan", "--warehouse", sc.warehouse(), table}
+					if len(d.Cols) > 0 {
+						args = append(args, "--select", strings.Join(d.Cols, ","))
+					}
+					if d.Snapshot > 0 {
+						args = append(args, "--snapshot", fmt.Sprint(d.Snapshot))
+					}
+					if d.Tag != "" {
+						args = append(args, "--tag", d.Tag)
+					}
+					if d.Incremental != "" {
+						args = append(args, "--incremental", d.Incremental)
+						if d.IncrementalMode != "" {
+							args = append(args, "--incremental-mode", d.IncrementalMode)
+						}
+					}
+					if d.Filter != "" {
+						args = append(args, "--where", whereOf(t, d.Filter))
+					}
+					r := runCmd(t, args...)
+					require.Equal(t, exitOK, r.code, "dump %s: %v\nstderr: %s", d.Name, args, r.stderr)
+					diff := canon.Compare(readExpected(t, filepath.Join(sc.dir, "dump-"+d.Name+".jsonl")), canonLines(t, r.stdout))
+					require.Empty(t, diff, "dump %s: %v", d.Name, args)
+					compared.Add(1)
 				}
 			})
 		}
@@ -411,4 +458,43 @@ func TestScanIncremental(t *testing.T) {
 		r := runCmd(t, append([]string{"scan", "--warehouse", wh, "interop.pk_dedup"}, bad...)...)
 		require.Equal(t, exitUsage, r.code, "%v: %s", bad, r.stderr)
 	}
+}
+
+// whereOf turns a filter of the interop harness ("<col> <op> <canon-v1
+// literal>", "<col> is null", "<col> is not null") into a --where
+// expression.
+func whereOf(t *testing.T, filter string) string {
+	t.Helper()
+	col, rest, ok := strings.Cut(strings.TrimSpace(filter), " ")
+	require.True(t, ok, filter)
+	switch rest = strings.TrimSpace(rest); rest {
+	case "is null":
+		return "`" + col + "` IS NULL"
+	case "is not null":
+		return "`" + col + "` IS NOT NULL"
+	}
+	op, lit, ok := strings.Cut(rest, " ")
+	require.True(t, ok, filter)
+	var v any
+	dec := json.NewDecoder(strings.NewReader(lit))
+	dec.UseNumber()
+	require.NoError(t, dec.Decode(&v), filter)
+	var sql string
+	switch x := v.(type) {
+	case json.Number:
+		sql = x.String()
+	case bool:
+		sql = strconv.FormatBool(x)
+	case string:
+		if bits, ok := strings.CutPrefix(x, "f64:"); ok {
+			u, err := strconv.ParseUint(bits, 16, 64)
+			require.NoError(t, err, filter)
+			sql = strconv.FormatFloat(math.Float64frombits(u), 'g', -1, 64)
+		} else {
+			sql = "'" + strings.ReplaceAll(x, "'", "''") + "'"
+		}
+	default:
+		t.Fatalf("filter %q: literal %s", filter, lit)
+	}
+	return "`" + col + "` " + op + " " + sql
 }

@@ -58,6 +58,9 @@ func TestGoldenRowsEvolve(t *testing.T) {
 			require.NoError(t, err)
 			schemas[id] = ts
 		}
+		if evolvesRows(schemas) {
+			continue
+		}
 		if len(schemas[sc.Snapshots[0]].PrimaryKeys) > 0 {
 			continue // updates replace rows: no subset relation
 		}
@@ -165,4 +168,16 @@ func evolveRows(t *testing.T, rows [][]any, from, to []schema.DataField) []strin
 		lines = append(lines, cl)
 	}
 	return lines
+}
+
+// evolvesRows reports whether a table updates rows in place (data
+// evolution rewrites columns of existing rows), so that an older
+// snapshot's rows need not survive.
+func evolvesRows(schemas map[int64]*schema.TableSchema) bool {
+	for _, ts := range schemas {
+		if strings.EqualFold(ts.Options["data-evolution.enabled"], "true") {
+			return true
+		}
+	}
+	return false
 }

@@ -147,6 +147,9 @@ func checkSnapshot(t *testing.T, g *goldenTable, id int64, wantFile string) bool
 	if e := table.Options["merge-engine"]; e != "" && e != "deduplicate" {
 		t.Skipf("merge engine %s", e)
 	}
+	if strings.EqualFold(table.Options["data-evolution.enabled"], "true") {
+		t.Skip("data-evolution files hold some columns each; the paimon package reads them")
+	}
 	pk := len(table.PrimaryKeys) > 0
 	tableFields := table.Fields
 	if pk {

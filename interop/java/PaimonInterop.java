@@ -299,8 +299,13 @@ public class PaimonInterop {
             for (Object o : ops) {
                 Map<String, Object> op = asObject(o, "op #" + index);
                 String name = asString(op.get("op"), "op");
+                // "branch": an op on the table's branch (Java's "table$branch_name").
+                Identifier target =
+                        op.get("branch") == null
+                                ? id
+                                : Identifier.create(db, tableName + "$branch_" + asString(op.get("branch"), "branch"));
                 try {
-                    runOp(catalog, id, plan, op, name, ioManager);
+                    runOp(catalog, target, plan, op, name, ioManager);
                 } catch (UnsupportedException e) {
                     throw e;
                 } catch (Exception e) {
@@ -406,6 +411,9 @@ public class PaimonInterop {
                     return;
                 }
             default:
+                if (runFeatureOp(catalog, id, op, name, ioManager)) {
+                    return;
+                }
                 throw new UnsupportedException(name);
         }
     }
@@ -491,12 +499,17 @@ public class PaimonInterop {
         }
         FileStoreTable fst = (FileStoreTable) table;
         BucketMode mode = fst.bucketMode();
+        if (Boolean.parseBoolean(fst.options().getOrDefault("data-evolution.enabled", "false"))) {
+            compactDataEvolution(fst);
+            return;
+        }
         if (mode == BucketMode.BUCKET_UNAWARE) {
             compactUnaware(fst, ioManager);
             return;
         }
         if (mode == BucketMode.POSTPONE_MODE) {
-            throw new UnsupportedException("compact of a postpone-bucket table");
+            compactPostpone(fst, ioManager);
+            return;
         }
         // Mirrors Spark's CompactProcedure for bucket-aware tables: one compact(p, b, full)
         // per bucket entry of the latest snapshot, all in one write and one commit.
@@ -533,6 +546,12 @@ public class PaimonInterop {
         BaseAppendFileStoreWrite write = (BaseAppendFileStoreWrite) fst.store().newWrite(commitUser);
         try {
             write.withIOManager(ioManager);
+            if (Boolean.parseBoolean(fst.options().getOrDefault("row-tracking.enabled", "false"))) {
+                // As Spark's CompactProcedure: compacted files of a row-tracking table keep each row's
+                // _ROW_ID and _SEQUENCE_NUMBER as physical columns.
+                write.withWriteType(
+                        org.apache.paimon.table.SpecialFields.rowTypeWithRowTracking(fst.rowType()));
+            }
             for (AppendCompactTask task : tasks) {
                 messages.add(task.doCompact(fst, write));
             }
@@ -1024,6 +1043,12 @@ public class PaimonInterop {
                     InternalRow r = g.getRow(pos, fields.size());
                     return renderRow(r, fields);
                 }
+            case VARIANT:
+                // canon-v1: the variant's JSON text (GenericVariant.toJson, UTC).
+                return g.getVariant(pos).toJson(java.time.ZoneOffset.UTC);
+            case BLOB:
+                // canon-v1: the blob's bytes as lowercase hex, like BYTES.
+                return HEX.formatHex(g.getBlob(pos).toData());
             default:
                 throw new UnsupportedException("unsupported type " + t.asSQLString());
         }
@@ -1205,6 +1230,16 @@ public class PaimonInterop {
                     }
                     return GenericRow.of(out);
                 }
+            case VARIANT:
+                if (v instanceof String) {
+                    return org.apache.paimon.data.variant.GenericVariant.fromJson((String) v);
+                }
+                throw bad(v, t, where);
+            case BLOB:
+                if (v instanceof String) {
+                    return org.apache.paimon.data.Blob.fromData(HEX.parseHex((String) v));
+                }
+                throw bad(v, t, where);
             default:
                 throw new UnsupportedException("unsupported type " + t.asSQLString());
         }
@@ -1575,6 +1610,195 @@ public class PaimonInterop {
     // =============================================================================================
     // JSON (tiny, exact: integers -> BigInteger, other numbers -> BigDecimal)
     // =============================================================================================
+
+    // =============================================================================================
+    // Row tracking / data evolution, branches, postpone buckets (issue 16)
+    // =============================================================================================
+
+    /**
+     * Ops of the issue-16 scenarios; returns false for an unknown op.
+     *
+     * <ul>
+     *   <li>{"op":"writeColumns","cols":["c"],"firstRowId":0,"rows":[...]}: a partial-column write
+     *       (BatchTableWrite.withWriteType) of a data-evolution table whose files get the given first
+     *       row id, as Java's DataEvolutionTableTest does to update columns of existing rows.
+     *   <li>{"op":"createBranch","name":"b"[,"tag":"t"]}: Table.createBranch.
+     * </ul>
+     */
+    private static boolean runFeatureOp(
+            Catalog catalog, Identifier id, Map<String, Object> op, String name, IOManager ioManager)
+            throws Exception {
+        switch (name) {
+            case "writeColumns":
+                writeColumns(catalog.getTable(id), op, ioManager);
+                return true;
+            case "createBranch":
+                {
+                    Table table = catalog.getTable(id);
+                    String branch = asString(op.get("name"), "name");
+                    if (op.get("tag") != null) {
+                        table.createBranch(branch, asString(op.get("tag"), "tag"));
+                    } else {
+                        table.createBranch(branch);
+                    }
+                    return true;
+                }
+            default:
+                return false;
+        }
+    }
+
+    private static void writeColumns(Table table, Map<String, Object> op, IOManager ioManager) throws Exception {
+        List<String> cols = new ArrayList<>();
+        for (Object c : asList(op.get("cols"), "cols")) {
+            cols.add(asString(c, "cols[]"));
+        }
+        RowType writeType = table.rowType().project(cols);
+        List<Object> rows = op.get("rows") == null ? List.of() : asList(op.get("rows"), "rows");
+        BatchWriteBuilder builder = table.newBatchWriteBuilder();
+        try (BatchTableWrite write = builder.newWrite().withWriteType(writeType);
+                BatchTableCommit commit = builder.newCommit()) {
+            write.withIOManager(ioManager);
+            for (int i = 0; i < rows.size(); i++) {
+                write.write(decodeTopRow(asObject(rows.get(i), "rows[" + i + "]"), writeType, RowKind.INSERT));
+            }
+            List<CommitMessage> messages = write.prepareCommit();
+            if (op.get("firstRowId") != null) {
+                long first = asLong(op.get("firstRowId"), "firstRowId");
+                for (CommitMessage m : messages) {
+                    List<org.apache.paimon.io.DataFileMeta> files =
+                            ((org.apache.paimon.table.sink.CommitMessageImpl) m).newFilesIncrement().newFiles();
+                    List<org.apache.paimon.io.DataFileMeta> assigned = new ArrayList<>();
+                    for (org.apache.paimon.io.DataFileMeta f : files) {
+                        assigned.add(f.assignFirstRowId(first));
+                    }
+                    files.clear();
+                    files.addAll(assigned);
+                }
+            }
+            commit.commit(messages);
+        }
+    }
+
+    /**
+     * Compaction of a data-evolution table as Spark's CompactProcedure does it: one
+     * DataEvolutionCompactCoordinator plan (blob files too), every task's doCompact, one commit. The
+     * coordinator's constructor differs between 1.4 (table, blob, vector) and 2.0 (table, blob,
+     * vector, snapshot), hence the reflection.
+     */
+    private static void compactDataEvolution(FileStoreTable fst) throws Exception {
+        Class<?> cls = Class.forName("org.apache.paimon.append.dataevolution.DataEvolutionCompactCoordinator");
+        Object coordinator = null;
+        for (java.lang.reflect.Constructor<?> c : cls.getConstructors()) {
+            Class<?>[] p = c.getParameterTypes();
+            if (p.length == 3 && p[1] == boolean.class && p[2] == boolean.class) {
+                coordinator = c.newInstance(fst, true, false);
+            } else if (p.length == 4 && p[1] == boolean.class && p[2] == boolean.class) {
+                coordinator = c.newInstance(fst, true, false, fst.snapshotManager().latestSnapshot());
+            }
+        }
+        if (coordinator == null) {
+            throw new IllegalStateException("no known DataEvolutionCompactCoordinator constructor");
+        }
+        List<?> tasks;
+        try {
+            tasks = (List<?>) cls.getMethod("plan").invoke(coordinator);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof EndOfScanException) {
+                return;
+            }
+            throw e;
+        }
+        if (tasks.isEmpty()) {
+            return;
+        }
+        String commitUser = UUID.randomUUID().toString();
+        List<CommitMessage> messages = new ArrayList<>();
+        for (Object task : tasks) {
+            messages.add(
+                    (CommitMessage)
+                            task.getClass()
+                                    .getMethod("doCompact", FileStoreTable.class, String.class)
+                                    .invoke(task, fst, commitUser));
+        }
+        try (TableCommitImpl commit = fst.newCommit(commitUser)) {
+            commit.commit(messages);
+        }
+    }
+
+    /**
+     * Compaction of a postpone-bucket table (bucket = -2) as Spark's SparkPostponeCompactProcedure
+     * does it, on the table API alone: the rows of the postpone bucket (deletes kept) are written into
+     * 'postpone.default-bucket-num' real buckets (default 1) and one COMPACT commit removes the
+     * postpone files and adds the new ones (BucketFiles folds the messages per bucket).
+     */
+    private static void compactPostpone(FileStoreTable fst, IOManager ioManager) throws Exception {
+        List<DataSplit> splits = fst.newSnapshotReader().withBucket(BucketMode.POSTPONE_BUCKET).read().dataSplits();
+        if (splits.isEmpty()) {
+            return;
+        }
+        String buckets = fst.options().getOrDefault("postpone.default-bucket-num", "1");
+        FileStoreTable real = fst.copy(Map.of("bucket", buckets));
+        InternalRowSerializer serializer = new InternalRowSerializer(fst.rowType());
+        List<InternalRow> rows = new ArrayList<>();
+        org.apache.paimon.table.source.InnerTableRead read = fst.newRead();
+        read.forceKeepDelete();
+        for (DataSplit split : splits) {
+            read.createReader(split)
+                    .forEachRemaining(
+                            row -> {
+                                RowKind kind = row.getRowKind();
+                                InternalRow copy = serializer.copy(row);
+                                copy.setRowKind(kind);
+                                rows.add(copy);
+                            });
+        }
+        String commitUser = UUID.randomUUID().toString();
+        List<CommitMessage> written;
+        try (org.apache.paimon.table.sink.TableWriteImpl<?> write = real.newWrite(commitUser)) {
+            write.withIOManager(ioManager);
+            for (InternalRow row : rows) {
+                write.write(row);
+            }
+            written = write.prepareCommit(true, Long.MAX_VALUE);
+        }
+        List<org.apache.paimon.table.sink.CommitMessageImpl> all = new ArrayList<>();
+        for (DataSplit split : splits) {
+            all.add(
+                    new org.apache.paimon.table.sink.CommitMessageImpl(
+                            split.partition(),
+                            split.bucket(),
+                            split.totalBuckets(),
+                            org.apache.paimon.io.DataIncrement.emptyIncrement(),
+                            new org.apache.paimon.io.CompactIncrement(
+                                    split.dataFiles(), Collections.emptyList(), Collections.emptyList())));
+        }
+        for (CommitMessage m : written) {
+            all.add((org.apache.paimon.table.sink.CommitMessageImpl) m);
+        }
+        Map<String, org.apache.paimon.postpone.BucketFiles> byBucket = new LinkedHashMap<>();
+        Map<String, org.apache.paimon.table.sink.CommitMessageImpl> firstOf = new LinkedHashMap<>();
+        for (org.apache.paimon.table.sink.CommitMessageImpl m : all) {
+            String key = HEX.formatHex(m.partition().toBytes()) + "/" + m.bucket();
+            firstOf.putIfAbsent(key, m);
+            byBucket.computeIfAbsent(
+                            key,
+                            k ->
+                                    new org.apache.paimon.postpone.BucketFiles(
+                                            fst.store().pathFactory().createDataFilePathFactory(m.partition(), m.bucket()),
+                                            fst.fileIO()))
+                    .update(m);
+        }
+        List<CommitMessage> messages = new ArrayList<>();
+        for (Map.Entry<String, org.apache.paimon.postpone.BucketFiles> e : byBucket.entrySet()) {
+            org.apache.paimon.table.sink.CommitMessageImpl m = firstOf.get(e.getKey());
+            messages.add(e.getValue().makeMessage(m.partition(), m.bucket()));
+        }
+        try (TableCommitImpl commit = real.newCommit(commitUser)) {
+            commit.commit(messages);
+        }
+    }
+
 
     /** Minimal JSON reader/writer; the plans and dumps need nothing more. */
     static final class Json {

@@ -6,6 +6,10 @@ def F(i, name, typ): return {"id": i, "name": name, "type": typ}
 def dump(name, plan):
     lines = ["{"]
     lines.append(' "db": %s, "table": %s,' % (json.dumps(plan["db"]), json.dumps(plan["table"])))
+    if plan.get("dumps"):
+        lines.append(' "dumps": [')
+        lines.append(",\n".join("  " + json.dumps(d, ensure_ascii=False) for d in plan["dumps"]))
+        lines.append(' ],')
     s = plan["schema"]
     lines.append(' "schema": {')
     lines.append('  "fields": [')
@@ -24,11 +28,12 @@ def dump(name, plan):
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         f.write(txt)
 
-def plan(table, fields, ops, pk=(), part=(), options=None, comment=None):
+def plan(table, fields, ops, pk=(), part=(), options=None, comment=None, dumps=None):
+    # dumps: extra reads recorded as dump-<name>.jsonl (see DumpSpec in interop/golden_update_test.go)
     return {"db": "interop", "table": table,
             "schema": {"fields": fields, "partitionKeys": list(part), "primaryKeys": list(pk),
                        "options": options or {}, "comment": comment},
-            "ops": ops}
+            "ops": ops, "dumps": dumps or []}
 
 def W(rows, kinds=None):
     o = {"op": "write", "rows": rows}
@@ -387,3 +392,95 @@ for producer in ("lookup", "full-compaction"):
          W([{"id": 3, "v": "c2", "n": 30}, {"id": 5, "v": "e", "n": 5}]),
          {"op": "compact"}],
         pk=["id"], options={"bucket": "2", "changelog-producer": producer, "file.format": "parquet"}))
+
+# ---------------------------------------------------------------- row tracking, data evolution (issue 16)
+def WC(cols, first, rows):
+    # a partial-column write: the files get first row id `first` (Java DataEvolutionTableTest)
+    return {"op": "writeColumns", "cols": cols, "firstRowId": first, "rows": rows}
+
+dump("row-tracking", plan("row_tracking",
+    [F(0, "dt", "STRING NOT NULL"), F(1, "id", "INT"), F(2, "name", "STRING")],
+    [{"op": "create"},
+     W([{"dt": "d1", "id": 1, "name": "a"}, {"dt": "d1", "id": 2, "name": "b"}, {"dt": "d2", "id": 3}]),
+     W([{"dt": "d1", "id": 4, "name": "d"}, {"dt": "d2", "id": 5, "name": "e"}]),
+     {"op": "compact"},
+     W([{"dt": "d2", "id": 6, "name": "f"}]),
+     {"op": "alter", "changes": [{"addColumn": {"name": "score", "type": "DOUBLE"}}]},
+     W([{"dt": "d1", "id": 7, "name": "g", "score": f64(7.5)}]),
+     {"op": "tag", "name": "t5"}],
+    part=["dt"], options={"row-tracking.enabled": "true", "compaction.min.file-num": "2", "file.format": "parquet"},
+    dumps=[{"name": "rt", "system": "row_tracking"},
+           {"name": "rt-cols", "system": "row_tracking", "cols": ["_SEQUENCE_NUMBER", "id", "_ROW_ID"]},
+           {"name": "rt-snapshot-2", "system": "row_tracking", "snapshot": 2},
+           {"name": "rt-tag", "system": "row_tracking", "tag": "t5"},
+           {"name": "rt-filter", "system": "row_tracking", "filter": "id >= 4"},
+           {"name": "rt-filter-dt", "system": "row_tracking", "filter": "dt = \"d2\""},
+           {"name": "inc-1-2", "incremental": "1,2"},
+           {"name": "inc-2-5", "incremental": "2,5"}]))
+
+dump("data-evolution", plan("data_evolution",
+    [F(0, "id", "INT"), F(1, "name", "STRING"), F(2, "score", "DOUBLE")],
+    [{"op": "create"},
+     W([{"id": 1, "name": "a", "score": f64(1)}, {"id": 2, "name": "b", "score": f64(2)}, {"id": 3, "name": "c"}]),
+     WC(["name"], 0, [{"name": "A"}, {"name": "B"}, {"name": None}]),
+     W([{"id": 4, "name": "d", "score": f64(4)}]),
+     WC(["score", "id"], 0, [{"id": 10, "score": f64(10)}, {"id": 20, "score": f64(20)}, {"id": 30, "score": f64(30)}]),
+     WC(["name"], 3, [{"name": "D"}]),
+     {"op": "tag", "name": "before-compact"},
+     {"op": "compact"},
+     W([{"id": 5, "name": "e", "score": f64(5)}, {"id": 6, "name": "f"}]),
+     {"op": "alter", "changes": [{"addColumn": {"name": "extra", "type": "STRING"}}]},
+     WC(["extra"], 4, [{"extra": "x5"}, {"extra": None}]),
+     WC(["name", "extra"], 4, [{"name": "E", "extra": "y5"}, {"name": "F", "extra": "y6"}]),
+     W([{"id": 7, "name": "g", "score": f64(7), "extra": "x7"}])],
+    options={"row-tracking.enabled": "true", "data-evolution.enabled": "true", "compaction.min.file-num": "2",
+             "file.format": "parquet"},
+    dumps=[{"name": "rt", "system": "row_tracking"},
+           {"name": "cols-name", "cols": ["name"]},
+           {"name": "cols-score-id", "cols": ["score", "id"]},
+           {"name": "rt-seq-name", "system": "row_tracking", "cols": ["_SEQUENCE_NUMBER", "name"]},
+           {"name": "rt-seq-score", "system": "row_tracking", "cols": ["score", "_SEQUENCE_NUMBER"]},
+           {"name": "rt-rowid", "system": "row_tracking", "cols": ["_ROW_ID"]},
+           # a column added after rows 0-3 were compacted: Java 1.4.2 drops those rows (its read-type
+           # pruning leaves their group without files); 2.0.0 returns them with NULL
+           {"name": "cols-extra", "cols": ["extra"], "versions": ["2.0.0"]},
+           {"name": "rt-extra-seq", "system": "row_tracking", "cols": ["extra", "_SEQUENCE_NUMBER"], "versions": ["2.0.0"]},
+           {"name": "rt-snapshot-3", "system": "row_tracking", "snapshot": 3},
+           {"name": "rt-tag", "system": "row_tracking", "tag": "before-compact"},
+           {"name": "filter-score", "filter": "score > \"%s\"" % f64(4.5)},
+           {"name": "filter-name", "filter": "name = \"D\""},
+           {"name": "filter-name-null", "filter": "name is null"},
+           {"name": "filter-extra", "filter": "extra = \"y5\""},
+           {"name": "inc-0-2", "incremental": "0,2"},
+           {"name": "inc-3-5", "incremental": "3,5"},
+           {"name": "inc-7-10", "incremental": "7,10"}]))
+
+# ---------------------------------------------------------------- postpone buckets (bucket = -2)
+# Batch reads, time travel and incremental ranges see only the real buckets: rows in the postpone bucket
+# appear once a compaction moved them (Java onlyReadRealBuckets).
+dump("postpone-bucket", plan("postpone_bucket",
+    [F(0, "dt", "STRING NOT NULL"), F(1, "id", "INT NOT NULL"), F(2, "v", "STRING")],
+    [{"op": "create"},
+     W([{"dt": "a", "id": 1, "v": "v1"}, {"dt": "a", "id": 2, "v": "v2"}, {"dt": "b", "id": 3, "v": "v3"}]),
+     W([{"dt": "a", "id": 1, "v": "v1b"}, {"dt": "b", "id": 3}], ["+U", "-D"])],
+    pk=["dt", "id"], part=["dt"], options={"bucket": "-2", "file.format": "parquet"},
+    dumps=[{"name": "audit", "system": "audit_log"},
+           {"name": "inc-0-2", "incremental": "0,2"}]))
+
+dump("postpone-bucket-compacted", plan("postpone_bucket_compacted",
+    [F(0, "dt", "STRING NOT NULL"), F(1, "id", "INT NOT NULL"), F(2, "v", "STRING")],
+    [{"op": "create"},
+     W([{"dt": "a", "id": 1, "v": "v1"}, {"dt": "a", "id": 2, "v": "v2"}, {"dt": "b", "id": 3, "v": "v3"}]),
+     W([{"dt": "a", "id": 1, "v": "v1b"}, {"dt": "b", "id": 3}, {"dt": "b", "id": 4, "v": "v4"}], ["+U", "-D", "+I"]),
+     {"op": "compact"},
+     W([{"dt": "a", "id": 2, "v": "v2c"}, {"dt": "c", "id": 5, "v": "v5"}]),
+     {"op": "compact"},
+     W([{"dt": "a", "id": 1}, {"dt": "c", "id": 6, "v": "pending"}], ["-D", "+I"])],
+    pk=["dt", "id"], part=["dt"], options={"bucket": "-2", "postpone.default-bucket-num": "2", "file.format": "parquet"},
+    dumps=[{"name": "audit", "system": "audit_log"},
+           {"name": "cols-v", "cols": ["v"]},
+           {"name": "filter-dt", "filter": "dt = \"a\""},
+           {"name": "filter-v", "filter": "v >= \"v2\""},
+           {"name": "inc-0-3", "incremental": "0,3"},
+           {"name": "inc-2-6", "incremental": "2,6"},
+           {"name": "inc-3-4-delta", "incremental": "3,4", "incrementalMode": "delta"}]))

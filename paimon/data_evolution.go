@@ -1,0 +1,464 @@
+package paimon
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/format/schema"
+)
+
+// Data evolution (Java CoreOptions data-evolution.enabled, on top of row
+// tracking): a writer may update some columns of existing rows by adding a
+// file that holds only those columns (_WRITE_COLS) for the same row ids
+// (_FIRST_ROW_ID and row count). A row is then spread over the files whose
+// row-id ranges cover it, and each column comes from the newest file
+// (largest _MAX_SEQUENCE_NUMBER) that wrote it; a column no file wrote is
+// NULL. This file mirrors Java's DataEvolutionSplitGenerator (splits keep
+// each row-id range whole), DataEvolutionFileStoreScan.pruneByReadType
+// (files that hold none of the read columns are not read; 2.0.0's rules)
+// and DataEvolutionSplitRead (files grouped by row-id range, newest file
+// first, columns zipped by position).
+//
+// Statistics of a partial-column file describe only its columns, so a
+// data-evolution table is never pruned file by file by value statistics
+// (Java prunes whole row-id groups with merged statistics; not pruning is
+// equally correct, only slower). Deletion vectors of data-evolution tables
+// (Java 2.0.0) and BLOB files are not read yet: ErrUnsupported.
+
+// blobFileSuffix ends the names of BLOB files (Java BlobFileFormat.isBlobFile).
+const blobFileSuffix = ".blob"
+
+func isBlobFile(name string) bool { return strings.HasSuffix(name, blobFileSuffix) }
+
+// rowIDRange is the inclusive range of row ids a file holds.
+func rowIDRange(f *manifest.DataFileMeta) (from, to int64, err error) {
+	if f.FirstRowID == nil {
+		return 0, 0, fmt.Errorf("%w: data file %s of a data-evolution table has no first row id", ErrCorrupt, f.FileName)
+	}
+	return *f.FirstRowID, *f.FirstRowID + f.RowCount - 1, nil
+}
+
+// groupByRowIDRange groups items whose row-id ranges overlap, groups in
+// order of their first row id and items of a group in input order (Java
+// RangeHelper.mergeOverlappingRanges).
+func groupByRowIDRange[T any](items []T, file func(T) *manifest.DataFileMeta) ([][]T, error) {
+	type ranged struct {
+		from, to int64
+		i        int
+	}
+	rs := make([]ranged, len(items))
+	for i, it := range items {
+		from, to, err := rowIDRange(file(it))
+		if err != nil {
+			return nil, err
+		}
+		rs[i] = ranged{from, to, i}
+	}
+	slices.SortStableFunc(rs, func(a, b ranged) int {
+		if c := cmp.Compare(a.from, b.from); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.to, b.to)
+	})
+	var groups [][]T
+	var cur []ranged
+	var end int64
+	flush := func() {
+		slices.SortFunc(cur, func(a, b ranged) int { return cmp.Compare(a.i, b.i) })
+		g := make([]T, len(cur))
+		for j, r := range cur {
+			g[j] = items[r.i]
+		}
+		groups = append(groups, g)
+	}
+	for _, r := range rs {
+		if len(cur) > 0 && r.from <= end {
+			cur = append(cur, r)
+			end = max(end, r.to)
+			continue
+		}
+		if len(cur) > 0 {
+			flush()
+		}
+		cur, end = []ranged{r}, r.to
+	}
+	if len(cur) > 0 {
+		flush()
+	}
+	return groups, nil
+}
+
+// evolutionGroups splits the files of a data-evolution split into its
+// row-id groups, each ordered as Java's mergeRangesAndSort orders them: data
+// files newest first (by maximum sequence number, stable), then BLOB files
+// by first row id and newest first. The data files of a group must cover
+// the same row ids; anything else is metadata no writer produces.
+func evolutionGroups(files []manifest.DataFileMeta) ([][]*manifest.DataFileMeta, error) {
+	ptrs := make([]*manifest.DataFileMeta, len(files))
+	for i := range files {
+		ptrs[i] = &files[i]
+	}
+	groups, err := groupByRowIDRange(ptrs, func(f *manifest.DataFileMeta) *manifest.DataFileMeta { return f })
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		var data, blobs []*manifest.DataFileMeta
+		for _, f := range g {
+			if isBlobFile(f.FileName) {
+				blobs = append(blobs, f)
+			} else {
+				data = append(data, f)
+			}
+		}
+		slices.SortStableFunc(data, func(a, b *manifest.DataFileMeta) int {
+			return cmp.Compare(b.MaxSequenceNumber, a.MaxSequenceNumber)
+		})
+		slices.SortStableFunc(blobs, func(a, b *manifest.DataFileMeta) int {
+			if c := cmp.Compare(*a.FirstRowID, *b.FirstRowID); c != 0 {
+				return c
+			}
+			return cmp.Compare(b.MaxSequenceNumber, a.MaxSequenceNumber)
+		})
+		for _, f := range data[min(1, len(data)):] {
+			if *f.FirstRowID != *data[0].FirstRowID || f.RowCount != data[0].RowCount {
+				return nil, fmt.Errorf("%w: data files %s (row ids %d+%d) and %s (row ids %d+%d) of a data-evolution table overlap without covering the same rows",
+					ErrCorrupt, data[0].FileName, *data[0].FirstRowID, data[0].RowCount, f.FileName, *f.FirstRowID, f.RowCount)
+			}
+		}
+		copy(g, data)
+		copy(g[len(data):], blobs)
+	}
+	return groups, nil
+}
+
+// evolutionRowCount is the number of rows a data-evolution split returns
+// before filters: per row-id group, the rows of its largest data file (Java
+// DataSplit.mergedRowCount).
+func evolutionRowCount(files []manifest.DataFileMeta) int64 {
+	groups, err := evolutionGroups(files)
+	if err != nil {
+		var n int64
+		for i := range files {
+			n += files[i].RowCount
+		}
+		return n
+	}
+	var n int64
+	for _, g := range groups {
+		var rows int64
+		for _, f := range g {
+			if !isBlobFile(f.FileName) {
+				rows = max(rows, f.RowCount)
+			}
+		}
+		n += rows
+	}
+	return n
+}
+
+// fileFieldIDs are the ids of the table fields a file holds (the schema it
+// was written with, projected to its _WRITE_COLS).
+func (st *scanState) fileFieldIDs(ctx context.Context, f *manifest.DataFileMeta) (map[int]bool, error) {
+	fs, err := st.schemas.get(ctx, f.SchemaID)
+	if err != nil {
+		return nil, err
+	}
+	fields, err := physicalFields(fs, f)
+	if err != nil {
+		return nil, err
+	}
+	ids := make(map[int]bool, len(fields))
+	for _, fld := range fields {
+		if !isRowTrackingField(fld) {
+			ids[fld.ID] = true
+		}
+	}
+	return ids, nil
+}
+
+// pruneEvolutionFiles drops the files of each row-id group that hold none
+// of the columns the scan reads, keeping one file of a group none of whose
+// files does (it still yields the group's rows, NULL in those columns).
+// Reads of row-tracking columns alone prune nothing. It mirrors Java 2.0.0's
+// DataEvolutionFileStoreScan.pruneByReadType; 1.4.2 dropped such a group
+// altogether, losing its rows, and matched columns by name.
+func (st *scanState) pruneEvolutionFiles(ctx context.Context, entries []*manifest.ManifestEntry) ([]*manifest.ManifestEntry, error) {
+	read := map[int]bool{}
+	for _, f := range st.readFields {
+		if !isRowTrackingField(f) {
+			read[f.ID] = true
+		}
+	}
+	if len(read) == 0 {
+		return entries, nil
+	}
+	groups, err := groupByRowIDRange(entries, func(e *manifest.ManifestEntry) *manifest.DataFileMeta { return &e.File })
+	if err != nil {
+		return nil, err
+	}
+	out := entries[:0:0]
+	for _, g := range groups {
+		if len(g) == 1 {
+			out = append(out, g[0])
+			continue
+		}
+		n := len(out)
+		for _, e := range g {
+			ids, err := st.fileFieldIDs(ctx, &e.File)
+			if err != nil {
+				return nil, &entryError{e, err}
+			}
+			for id := range read {
+				if ids[id] {
+					out = append(out, e)
+					break
+				}
+			}
+		}
+		if len(out) == n {
+			out = append(out, g[0])
+		}
+	}
+	return out, nil
+}
+
+// evolutionSplits packs the files of one partition and bucket of a
+// data-evolution table into splits, keeping each row-id group whole (Java
+// DataEvolutionSplitGenerator): groups in row-id order, each weighing the
+// size of its files and at least openCost. A split is raw convertible when
+// every group in it is a single file.
+func evolutionSplits(splits []Split, es []*manifest.ManifestEntry, files []manifest.DataFileMeta, proto Split, target, openCost int64) ([]Split, error) {
+	groups, err := groupByRowIDRange(es, func(e *manifest.ManifestEntry) *manifest.DataFileMeta { return &e.File })
+	if err != nil {
+		return nil, err
+	}
+	// files holds the metadata of es in order; lay it out group by group.
+	i := 0
+	for _, g := range groups {
+		for _, e := range g {
+			files[i] = e.File
+			i++
+		}
+	}
+	start, weight, raw := 0, int64(0), true
+	pos := 0
+	for _, g := range groups {
+		var w int64
+		for _, e := range g {
+			w += e.File.FileSize
+		}
+		w = max(w, openCost)
+		if pos > start && weight+w > target {
+			sp := proto
+			sp.Files = files[start:pos:pos]
+			sp.RawConvertible = raw
+			splits = append(splits, sp)
+			start, weight, raw = pos, 0, true
+		}
+		weight += w
+		raw = raw && len(g) == 1
+		pos += len(g)
+	}
+	proto.Files = files[start:pos:pos]
+	proto.RawConvertible = raw
+	return append(splits, proto), nil
+}
+
+// readEvolutionSplit reads a split of a data-evolution table group by
+// group: a group of one file (or a read of no column) as that file, a
+// larger group as the union of its files' columns.
+func (r *splitReader) readEvolutionSplit(ctx context.Context, sp *Split, yield func(arrow.RecordBatch, error) bool) bool {
+	if sp.DeletionFiles != nil {
+		yield(nil, fmt.Errorf("%w: deletion vectors of a data-evolution table (%s with %s)", ErrUnsupported, optDataEvolution, optDeletionVectors))
+		return false
+	}
+	groups, err := evolutionGroups(sp.Files)
+	if err != nil {
+		yield(nil, fmt.Errorf("paimon: %s: %w", r.scan.table.name(), err))
+		return false
+	}
+	for _, g := range groups {
+		for _, f := range g {
+			if isBlobFile(f.FileName) {
+				yield(nil, fmt.Errorf("%w: BLOB file %s", ErrUnsupported, f.FileName))
+				return false
+			}
+		}
+		var batches iter.Seq2[arrow.RecordBatch, error]
+		if len(g) == 1 || len(r.st.readFields) == 0 {
+			batches = r.readFile(ctx, sp, g[0], nil)
+		} else {
+			batches = r.readUnion(ctx, sp, g)
+		}
+		for rec, err := range batches {
+			if err != nil {
+				yield(nil, err)
+				return false
+			}
+			if !r.emit(rec, yield) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// readUnion reads one row-id group of several files: each read field comes
+// from the first file (newest first) that holds it, the row-tracking fields
+// from the first file, and the files' batches are zipped by position (Java
+// DataEvolutionFileReader). A field no file holds is NULL.
+func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		st := r.st
+		fields := st.readFields
+		type member struct {
+			fields []schema.DataField
+			cols   []int // readFields position of each of fields
+			next   func() (arrow.RecordBatch, error, bool)
+			stop   func()
+			cur    arrow.RecordBatch
+			off    int64
+		}
+		from := make([]int, len(fields)) // member of each read field, -1 none
+		for j := range from {
+			from[j] = -1
+		}
+		var members []*member
+		for _, f := range group {
+			ids, err := st.fileFieldIDs(ctx, f)
+			if err != nil {
+				yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
+				return
+			}
+			m := &member{}
+			for j, fld := range fields {
+				if from[j] < 0 && (ids[fld.ID] || isRowTrackingField(fld)) {
+					from[j] = len(members)
+					m.fields = append(m.fields, fld)
+					m.cols = append(m.cols, j)
+				}
+			}
+			if len(m.fields) == 0 {
+				continue
+			}
+			m.next, m.stop = iter.Pull2(r.readFileFields(ctx, sp, f, nil, m.fields, false))
+			members = append(members, m)
+		}
+		defer func() {
+			for _, m := range members {
+				if m.cur != nil {
+					m.cur.Release()
+				}
+				m.stop()
+			}
+		}()
+		for j, fld := range fields {
+			if from[j] < 0 && !fld.Type.Nullable {
+				yield(nil, fmt.Errorf("%w: NOT NULL column %s is in no file of the row-id group of %s", ErrCorrupt, fld.Name, group[0].FileName))
+				return
+			}
+		}
+		target, err := schema.ToArrowSchema(fields)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		for {
+			// Fill every member's current batch; all end together.
+			ended := 0
+			for _, m := range members {
+				for m.cur == nil || m.off == m.cur.NumRows() {
+					if m.cur != nil {
+						m.cur.Release()
+						m.cur = nil
+					}
+					rec, err, ok := m.next()
+					if err != nil {
+						yield(nil, err)
+						return
+					}
+					if !ok {
+						break
+					}
+					m.cur, m.off = rec, 0
+				}
+				if m.cur == nil {
+					ended++
+				}
+			}
+			if ended == len(members) {
+				return
+			}
+			if ended > 0 {
+				yield(nil, fmt.Errorf("%w: the files of the row-id group of %s hold different numbers of rows", ErrCorrupt, group[0].FileName))
+				return
+			}
+			n := members[0].cur.NumRows() - members[0].off
+			for _, m := range members[1:] {
+				n = min(n, m.cur.NumRows()-m.off)
+			}
+			cols := make([]arrow.Array, len(fields))
+			for _, m := range members {
+				for k, j := range m.cols {
+					cols[j] = array.NewSlice(m.cur.Column(k), m.off, m.off+n)
+				}
+				m.off += n
+			}
+			for j := range cols {
+				if cols[j] == nil {
+					cols[j] = array.MakeArrayOfNull(r.mem, target.Field(j).Type, int(n))
+				}
+			}
+			rec := array.NewRecordBatch(target, cols, n)
+			for _, c := range cols {
+				c.Release()
+			}
+			out, err := r.finish(rec)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+		}
+	}
+}
+
+// splitRows is the number of rows a split holds before deletion vectors and
+// filters: its files' row counts, or for a data-evolution table the rows of
+// its row-id groups.
+func (st *scanState) splitRows(sp *Split) int64 {
+	if st.dataEvolution {
+		return evolutionRowCount(sp.Files)
+	}
+	return sp.RowCount()
+}
+
+// checkSplits refuses, before any row is read, planned splits this library
+// cannot read correctly.
+func (st *scanState) checkSplits(splits []Split) error {
+	if !st.dataEvolution {
+		return nil
+	}
+	for i := range splits {
+		if splits[i].DeletionFiles != nil {
+			return fmt.Errorf("%w: deletion vectors of a data-evolution table (%s with %s)", ErrUnsupported, optDataEvolution, optDeletionVectors)
+		}
+		for j := range splits[i].Files {
+			if isBlobFile(splits[i].Files[j].FileName) {
+				return fmt.Errorf("%w: BLOB file %s", ErrUnsupported, splits[i].Files[j].FileName)
+			}
+		}
+	}
+	return nil
+}
