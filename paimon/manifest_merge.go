@@ -86,16 +86,18 @@ func (c *TableCommit) fullCompaction(ctx context.Context, input []manifest.Manif
 	// Every file a DELETE entry removes, and the partitions they are in.
 	deleted := map[manifest.Identifier]bool{}
 	deletedParts := map[string]bool{}
-	cache := map[string][]manifest.ManifestEntry{}
+	var withDeletes []manifest.ManifestFileMeta
 	for _, f := range input {
-		if f.NumDeletedFiles == 0 {
-			continue
+		if f.NumDeletedFiles > 0 {
+			withDeletes = append(withDeletes, f)
 		}
-		entries, err := c.cache.get(ctx, c.meta, &f)
-		if err != nil {
-			return nil, false, err
-		}
-		cache[f.FileName] = entries
+	}
+	scan := newFileScan(c.meta, c.cache) // the cache keeps what the second pass reads again
+	lists, err := scan.readManifests(ctx, withDeletes)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, entries := range lists {
 		for i := range entries {
 			if entries[i].Kind == manifest.FileKindDelete {
 				deleted[entries[i].Identifier()] = true
@@ -118,15 +120,12 @@ func (c *TableCommit) fullCompaction(ctx context.Context, input []manifest.Manif
 		return nil, false, nil
 	}
 
+	if lists, err = scan.readManifests(ctx, toMerge); err != nil {
+		return nil, false, err
+	}
 	var live []manifest.ManifestEntry
-	for _, f := range toMerge {
-		entries, ok := cache[f.FileName]
-		if !ok {
-			var err error
-			if entries, err = c.cache.get(ctx, c.meta, &f); err != nil {
-				return nil, false, err
-			}
-		}
+	for m, f := range toMerge {
+		entries := lists[m]
 		change := mustChange(&f)
 		kept := make([]manifest.ManifestEntry, 0, len(entries))
 		for i := range entries {
