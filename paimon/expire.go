@@ -4,11 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	iofs "io/fs"
-	"strings"
 	"time"
-
-	"github.com/paimon-go/paimon-go/format/snapshot"
 )
 
 // ExpireOptions tunes ExpireSnapshots. A zero field takes the table option
@@ -188,34 +184,13 @@ func (e *expirer) expire(ctx context.Context) error {
 // minConsumerNextSnapshot mirrors Java ConsumerManager.minNextSnapshot: the
 // smallest nextSnapshot over the branch's consumer files.
 func (e *expirer) minConsumerNextSnapshot(ctx context.Context) (int64, bool, error) {
-	dir := e.meta.branchPath(consumerDir)
-	var names []string
-	for fi, err := range e.fsys.List(ctx, dir) {
-		if err != nil {
-			return 0, false, err
-		}
-		if !fi.IsDir && strings.HasPrefix(fi.Name, consumerPrefix) {
-			names = append(names, fi.Name)
-		}
+	consumers, err := readConsumers(ctx, e.meta)
+	if err != nil || len(consumers) == 0 {
+		return 0, false, err
 	}
-	var next int64
-	found := false
-	for _, name := range names {
-		p := dir + "/" + name
-		b, err := e.meta.read(ctx, p)
-		if errors.Is(err, iofs.ErrNotExist) {
-			continue // consumer deleted concurrently
-		}
-		if err != nil {
-			return 0, false, err
-		}
-		c, err := snapshot.DecodeConsumer(b)
-		if err != nil {
-			return 0, false, corrupt(p, err)
-		}
-		if !found || c.NextSnapshot < next {
-			next, found = c.NextSnapshot, true
-		}
+	next := consumers[0].NextSnapshot
+	for _, c := range consumers[1:] {
+		next = min(next, c.NextSnapshot)
 	}
-	return next, found, nil
+	return next, true, nil
 }
