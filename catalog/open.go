@@ -127,11 +127,8 @@ func Open(ctx context.Context, uri string, opts *Options) (Catalog, error) {
 		if uri == "" {
 			uri = o.Properties["uri"]
 		}
-		cat, err := service(ctx, uri, &o)
-		if err != nil {
-			return nil, fmt.Errorf("catalog: open %s catalog: %w", o.Metastore, err)
-		}
-		return cat, nil
+		// The service's errors name it already ("rest catalog: ...").
+		return service(ctx, uri, &o)
 	}
 	if opener == nil {
 		hint := ""

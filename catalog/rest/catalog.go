@@ -100,7 +100,7 @@ func New(ctx context.Context, opts map[string]string, o *Options) (*Catalog, err
 	}
 	var conf configResponse
 	if err := c.get(ctx, configPath, query, &conf); err != nil {
-		return nil, fmt.Errorf("rest catalog: get configuration: %w", err)
+		return nil, wrapf(err, "get configuration")
 	}
 	merged := map[string]string{}
 	maps.Copy(merged, conf.Defaults)
@@ -147,7 +147,7 @@ func (c *Catalog) ListDatabases(ctx context.Context) iter.Seq2[string, error] {
 // GetDatabase returns what the server says about a database.
 func (c *Catalog) GetDatabase(ctx context.Context, name string) (*DatabaseInfo, error) {
 	if err := checkName(name); err != nil {
-		return nil, fmt.Errorf("rest catalog: database %q: %w", name, err)
+		return nil, wrapf(err, "database %q", name)
 	}
 	var d DatabaseInfo
 	if err := c.get(ctx, c.paths.database(name), nil, &d); err != nil {
@@ -162,7 +162,7 @@ func (c *Catalog) GetDatabase(ctx context.Context, name string) (*DatabaseInfo, 
 func (c *Catalog) ListTables(ctx context.Context, database string) iter.Seq2[paimon.Identifier, error] {
 	return func(yield func(paimon.Identifier, error) bool) {
 		if err := checkName(database); err != nil {
-			yield(paimon.Identifier{}, fmt.Errorf("rest catalog: database %q: %w", database, err))
+			yield(paimon.Identifier{}, wrapf(err, "database %q", database))
 			return
 		}
 		seen := map[string]bool{}
@@ -215,7 +215,7 @@ func (c *Catalog) LoadTable(ctx context.Context, id paimon.Identifier) (*paimon.
 	base := paimon.Identifier{Database: id.Database, Table: id.Table}
 	fsys, name, err := c.tableFS(ctx, base, info.Path)
 	if err != nil {
-		return nil, fmt.Errorf("rest catalog: table %s: %w", id, err)
+		return nil, wrapf(err, "table %s", id)
 	}
 	t, err := paimon.OpenTable(ctx, fsys, name, &paimon.TableOptions{
 		Branch:         id.Branch,
@@ -226,7 +226,7 @@ func (c *Catalog) LoadTable(ctx context.Context, id paimon.Identifier) (*paimon.
 		return nil, fmt.Errorf("%w: %s: no schema at the path the server gave: %w", catalog.ErrTableNotFound, id, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rest catalog: load %s: %w", id, err)
+		return nil, wrapf(err, "load %s", id)
 	}
 	if t.Schema().ID < info.SchemaID {
 		return nil, fmt.Errorf("rest catalog: load %s: %w: the server's schema %d is newer than the newest schema file (%d)",
@@ -288,7 +288,7 @@ func (c *Catalog) CreateDatabaseWithOptions(ctx context.Context, name string, op
 		}
 		return fmt.Errorf("%w: %s: %w", catalog.ErrDatabaseExists, name, err)
 	case err != nil:
-		return fmt.Errorf("rest catalog: create database %s: %w", name, err)
+		return wrapf(err, "create database %s", name)
 	}
 	return nil
 }
@@ -368,9 +368,9 @@ func (c *Catalog) CreateTable(ctx context.Context, id paimon.Identifier, s *paim
 	case errors.Is(err, ErrNotFound):
 		return fmt.Errorf("%w: %s: %w", catalog.ErrDatabaseNotFound, id.Database, err)
 	case errors.Is(err, ErrBadRequest):
-		return fmt.Errorf("rest catalog: create table %s: %w: %w", id, paimon.ErrInvalidSchema, err)
+		return wrapKind(err, paimon.ErrInvalidSchema, "create table %s: invalid schema", id)
 	case err != nil:
-		return fmt.Errorf("rest catalog: create table %s: %w", id, err)
+		return wrapf(err, "create table %s", id)
 	}
 	return nil
 }
@@ -413,7 +413,7 @@ func (c *Catalog) RenameTable(ctx context.Context, from, to paimon.Identifier, i
 	case errors.Is(err, ErrAlreadyExists):
 		return fmt.Errorf("%w: %s: %w", catalog.ErrTableExists, to, err)
 	case err != nil:
-		return fmt.Errorf("rest catalog: rename %s to %s: %w", from, to, err)
+		return wrapf(err, "rename %s to %s", from, to)
 	}
 	return nil
 }
@@ -427,22 +427,22 @@ func (c *Catalog) AlterTable(ctx context.Context, id paimon.Identifier, changes 
 	}
 	body, err := schemaChangesJSON(changes)
 	if err != nil {
-		return fmt.Errorf("rest catalog: alter table %s: %w", id, err)
+		return wrapf(err, "alter table %s", id)
 	}
 	err = c.post(ctx, c.paths.table(id.Database, objectName(id)), map[string]any{"changes": body}, nil)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, ErrNotFound) && resourceIs(err, resourceColumn):
-		return fmt.Errorf("rest catalog: alter table %s: %w: %w", id, paimon.ErrInvalidSchema, err)
+		return wrapKind(err, paimon.ErrInvalidSchema, "alter table %s: invalid change", id)
 	case errors.Is(err, ErrNotFound) && ignoreIfNotExists:
 		return nil
 	case errors.Is(err, ErrNotFound):
 		return tableError(id, err)
 	case errors.Is(err, ErrAlreadyExists), errors.Is(err, ErrBadRequest):
-		return fmt.Errorf("rest catalog: alter table %s: %w: %w", id, paimon.ErrInvalidSchema, err)
+		return wrapKind(err, paimon.ErrInvalidSchema, "alter table %s: invalid change", id)
 	}
-	return fmt.Errorf("rest catalog: alter table %s: %w", id, err)
+	return wrapf(err, "alter table %s", id)
 }
 
 // databaseError maps an error about database name to the catalog's
@@ -454,7 +454,7 @@ func databaseError(name string, err error) error {
 	case errors.Is(err, catalog.ErrDatabaseNotFound):
 		return err
 	}
-	return fmt.Errorf("rest catalog: database %s: %w", name, err)
+	return wrapf(err, "database %s", name)
 }
 
 // tableError maps an error about table id to the catalog's sentinels.
@@ -465,7 +465,7 @@ func tableError(id paimon.Identifier, err error) error {
 		}
 		return fmt.Errorf("%w: %s: %w", catalog.ErrTableNotFound, id, err)
 	}
-	return fmt.Errorf("rest catalog: table %s: %w", id, err)
+	return wrapf(err, "table %s", id)
 }
 
 // objectName is Java Identifier.getObjectName: the table name with
@@ -483,7 +483,7 @@ const branchMarker = "$branch_"
 // rules of the filesystem catalog, so that names stay directory names).
 func normalize(id paimon.Identifier) (paimon.Identifier, error) {
 	if err := checkName(id.Database); err != nil {
-		return id, fmt.Errorf("rest catalog: database %q: %w", id.Database, err)
+		return id, wrapf(err, "database %q", id.Database)
 	}
 	if name, branch, ok := strings.Cut(id.Table, branchMarker); ok && id.Branch == "" &&
 		!strings.Contains(name, "$") && !strings.Contains(branch, "$") {
@@ -493,14 +493,14 @@ func normalize(id paimon.Identifier) (paimon.Identifier, error) {
 		return id, fmt.Errorf("rest catalog: system table %s.%s: %w", id.Database, id.Table, paimon.ErrUnsupported)
 	}
 	if err := checkName(id.Table); err != nil {
-		return id, fmt.Errorf("rest catalog: table %q: %w", id.Table, err)
+		return id, wrapf(err, "table %q", id.Table)
 	}
 	if id.Branch == paimon.MainBranch {
 		id.Branch = ""
 	}
 	if id.Branch != "" {
 		if err := checkName(id.Branch); err != nil {
-			return id, fmt.Errorf("rest catalog: branch %q: %w", id.Branch, err)
+			return id, wrapf(err, "branch %q", id.Branch)
 		}
 	}
 	return id, nil
@@ -523,7 +523,7 @@ func checkName(name string) error {
 // CatalogUtils.checkNotSystemDatabase).
 func checkDatabaseName(name string) error {
 	if err := checkName(name); err != nil {
-		return fmt.Errorf("rest catalog: database %q: %w", name, err)
+		return wrapf(err, "database %q", name)
 	}
 	if name == catalog.SystemDatabase {
 		return fmt.Errorf("rest catalog: %w: %q is the system database", catalog.ErrInvalidIdentifier, name)

@@ -86,7 +86,7 @@ func (c *client) do(ctx context.Context, req request, out any) error {
 	if req.body != nil {
 		var err error
 		if body, err = json.Marshal(req.body); err != nil {
-			return fmt.Errorf("rest catalog: encode %s %s: %w", req.method, req.path, err)
+			return wrapf(err, "encode %s %s", req.method, req.path)
 		}
 	}
 	target := c.base + req.path
@@ -107,7 +107,7 @@ func (c *client) do(ctx context.Context, req request, out any) error {
 				return fmt.Errorf("rest catalog: %s %s: %w: %w", req.method, req.path, ErrTransport, c.redactSecrets(redact(err)))
 			}
 			if err := c.sleep(ctx, attempt, ""); err != nil {
-				return fmt.Errorf("rest catalog: %s %s: %w", req.method, req.path, err)
+				return wrapf(err, "%s %s", req.method, req.path)
 			}
 			continue
 		}
@@ -115,7 +115,7 @@ func (c *client) do(ctx context.Context, req request, out any) error {
 		if (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) &&
 			attempt < c.maxRetries {
 			if err := c.sleep(ctx, attempt, resp.Header.Get("Retry-After")); err != nil {
-				return fmt.Errorf("rest catalog: %s %s: %w", req.method, req.path, err)
+				return wrapf(err, "%s %s", req.method, req.path)
 			}
 			continue
 		}

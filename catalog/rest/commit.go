@@ -58,7 +58,7 @@ func (m *committer) CommitSnapshot(ctx context.Context, branch string, s *snapsh
 	var e *Error
 	switch {
 	case errors.As(err, &e) && e.Code >= 400 && e.Code < 500:
-		return false, fmt.Errorf("%w: %w", paimon.ErrNotPublished, tableError(id, err))
+		return false, wrapKind(tableError(id, err), paimon.ErrNotPublished, "commit to %s refused", id)
 	case err != nil:
 		return false, err
 	case resp.Success == nil:
@@ -100,7 +100,7 @@ func (c *Catalog) LatestSnapshot(ctx context.Context, id paimon.Identifier) (*sn
 	case errors.Is(err, ErrNotFound):
 		return nil, nil, tableError(id, err)
 	case err != nil:
-		return nil, nil, fmt.Errorf("rest catalog: latest snapshot of %s: %w", id, err)
+		return nil, nil, wrapf(err, "latest snapshot of %s", id)
 	case resp.Snapshot == nil || len(resp.Snapshot.Snapshot) == 0 || string(resp.Snapshot.Snapshot) == "null":
 		return nil, nil, nil
 	}

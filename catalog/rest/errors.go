@@ -12,40 +12,40 @@ import (
 
 var (
 	// ErrInvalidOption reports a catalog option that is missing or wrong.
-	ErrInvalidOption = errors.New("rest catalog: invalid option")
+	ErrInvalidOption = errors.New("invalid option")
 
 	// ErrAuth reports that a request could not be signed (no usable
 	// credentials, a token file that cannot be read).
-	ErrAuth = errors.New("rest catalog: cannot authenticate")
+	ErrAuth = errors.New("cannot authenticate")
 
 	// ErrTransport reports a request that got no answer: connection
 	// refused or dropped, timeout. For a commit the outcome is unknown.
-	ErrTransport = errors.New("rest catalog: no answer from server")
+	ErrTransport = errors.New("no answer from server")
 
 	// ErrProtocol reports an answer that is not what the REST API
 	// specifies: malformed or missing JSON, a field out of range.
-	ErrProtocol = errors.New("rest catalog: malformed answer")
+	ErrProtocol = errors.New("malformed answer")
 
 	// ErrBadRequest reports a request the server refused as invalid (400)
 	// or with another 4xx code this package does not map.
-	ErrBadRequest = errors.New("rest catalog: bad request")
+	ErrBadRequest = errors.New("bad request")
 
 	// ErrNotAuthorized reports credentials the server did not accept (401).
-	ErrNotAuthorized = errors.New("rest catalog: not authorized")
+	ErrNotAuthorized = errors.New("not authorized")
 
 	// ErrNotFound reports a resource the server does not have (404);
 	// catalog operations wrap the catalog's more specific sentinels too.
-	ErrNotFound = errors.New("rest catalog: not found")
+	ErrNotFound = errors.New("not found")
 
 	// ErrAlreadyExists reports a resource that exists already (409).
-	ErrAlreadyExists = errors.New("rest catalog: already exists")
+	ErrAlreadyExists = errors.New("already exists")
 
 	// ErrServer reports a server failure (5xx other than 501).
-	ErrServer = errors.New("rest catalog: server error")
+	ErrServer = errors.New("server error")
 
 	// ErrNotImplemented reports an API the server does not implement
 	// (501). It wraps paimon.ErrUnsupported.
-	ErrNotImplemented error = &derived{"rest catalog: not implemented by the server", paimon.ErrUnsupported}
+	ErrNotImplemented error = &derived{"not implemented by the server", paimon.ErrUnsupported}
 )
 
 type derived struct {
@@ -112,3 +112,28 @@ const (
 	resourceBranch   = "BRANCH"
 	resourceTag      = "TAG"
 )
+
+const prefix = "rest catalog: "
+
+// ctxError adds context to an error of this package without repeating its
+// prefix: "rest catalog: <context>: <the error without prefix>".
+type ctxError struct {
+	msg  string
+	errs []error
+}
+
+func (e *ctxError) Error() string { return e.msg }
+func (e *ctxError) Unwrap() []error { return e.errs }
+
+func wrapf(err error, format string, args ...any) error {
+	msg := strings.TrimPrefix(err.Error(), prefix)
+	return &ctxError{msg: prefix + fmt.Sprintf(format, args...) + ": " + msg, errs: []error{err}}
+}
+
+// wrapKind is wrapf for an error that also matches kind (a sentinel the
+// context names in words).
+func wrapKind(err, kind error, format string, args ...any) error {
+	e := wrapf(err, format, args...).(*ctxError)
+	e.errs = append(e.errs, kind)
+	return e
+}

@@ -83,7 +83,8 @@ func TestFakeErrors(t *testing.T) {
 			if tc.status >= 400 {
 				require.Contains(t, err.Error(), "req-77", "the request id is reported")
 			}
-			require.Equal(t, 1, strings.Count(err.Error(), "rest catalog: GET"), "one request named once: %v", err)
+			require.Equal(t, 1, strings.Count(err.Error(), "rest catalog:"), "one prefix: %v", err)
+			require.Equal(t, 1, strings.Count(err.Error(), "GET /v1/pfx/databases/db/tables/t"), "the request named once: %v", err)
 		})
 	}
 }

@@ -119,7 +119,7 @@ func (t *tokenFS) fs(ctx context.Context) (fs.FS, error) {
 	}
 	f, name, err := t.opener(ctx, t.path, props)
 	if err != nil {
-		return nil, fmt.Errorf("rest catalog: open %s with the data token of %s: %w", t.path, t.id, err)
+		return nil, wrapf(err, "open %s with the data token of %s", t.path, t.id)
 	}
 	if t.cur != nil {
 		t.old = append(t.old, t.cur)

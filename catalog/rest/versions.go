@@ -29,7 +29,7 @@ func (c *Catalog) CreateBranch(ctx context.Context, id paimon.Identifier, branch
 		return err
 	}
 	if err := checkName(branch); err != nil {
-		return fmt.Errorf("rest catalog: branch %q: %w", branch, err)
+		return wrapf(err, "branch %q", branch)
 	}
 	body := map[string]any{"branch": branch, "fromTag": nil}
 	if fromTag != "" {
@@ -54,7 +54,7 @@ func (c *Catalog) DropBranch(ctx context.Context, id paimon.Identifier, branch s
 		return err
 	}
 	if err := checkName(branch); err != nil {
-		return fmt.Errorf("rest catalog: branch %q: %w", branch, err)
+		return wrapf(err, "branch %q", branch)
 	}
 	err = c.del(ctx, c.paths.table(id.Database, id.Table, "branches", encodeString(branch)))
 	if errors.Is(err, ErrNotFound) {

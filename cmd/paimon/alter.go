@@ -53,7 +53,7 @@ func runTableAlter(ctx context.Context, e *env, c *command, args []string) error
 	if len(list.changes) == 0 {
 		return usagef(c.name, "nothing to change: give --set, --unset, --comment, --add-column, --drop-column, --rename-column or --alter-column-type")
 	}
-	cat, ddl, closeCat, err := openDDL(ctx, a.warehouse)
+	cat, ddl, closeCat, err := openDDL(ctx, a)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ const warehouseUsage = "warehouse `URI`: a path, file://, mem://, s3://, gs:// o
 // snapshot, and the other positional arguments.
 type tableArgs struct {
 	warehouse string
+	catalog   catalogFlags // --catalog-option, --catalog-config
 	table     paimon.Identifier
 	output    string
 	snapshot  int64 // 0: not given
@@ -55,6 +56,7 @@ func parseTable(e *env, c *command, fs *flag.FlagSet, args []string, spec tableS
 	a := &tableArgs{}
 	var snapshotFlag string
 	fs.StringVar(&a.warehouse, "warehouse", "", warehouseUsage)
+	a.catalog.register(fs)
 	if spec.formats != nil {
 		fs.StringVar(&a.output, "output", cmp.Or(spec.output, spec.formats[0]), "output `format`: "+strings.Join(spec.formats, ", "))
 	}
@@ -86,8 +88,11 @@ func parseTable(e *env, c *command, fs *flag.FlagSet, args []string, spec tableS
 		}
 		a.rest = pos[1:]
 	}
-	if a.warehouse = warehouseFlag(a.warehouse); a.warehouse == "" {
-		return nil, usagef(c.name, "no warehouse: pass --warehouse URI or set $%s", warehouseEnv)
+	if err := a.catalog.resolve(); err != nil {
+		return nil, usagef(c.name, "%v", err)
+	}
+	if a.warehouse = warehouseFlag(a.warehouse); a.warehouse == "" && !a.catalog.locates() {
+		return nil, usagef(c.name, "no warehouse: pass --warehouse URI, set $%s, or give the catalog's uri or warehouse with --catalog-option or --catalog-config", warehouseEnv)
 	}
 	if spec.formats != nil && !slices.Contains(spec.formats, a.output) {
 		return nil, usagef(c.name, "--output %q: want one of %s", a.output, strings.Join(spec.formats, ", "))
@@ -113,7 +118,7 @@ func parseTable(e *env, c *command, fs *flag.FlagSet, args []string, spec tableS
 // load opens the catalog and loads the table. The returned function closes
 // the catalog; the table must not be used after it.
 func (a *tableArgs) load(ctx context.Context) (*paimon.Table, func(), error) {
-	return loadTable(ctx, a.warehouse, a.table)
+	return a.catalog.loadTable(ctx, a.warehouse, a.table)
 }
 
 // positionals checks the number of positional arguments; names describes
@@ -144,10 +149,10 @@ func positiveInt(c *command, flagName, v string) (int64, error) {
 	return n, nil
 }
 
-// openCatalog opens the catalog of a warehouse. The returned function
-// closes it.
-func openCatalog(ctx context.Context, warehouse string) (catalog.Catalog, func(), error) {
-	cat, err := catalog.Open(ctx, warehouse, nil)
+// openCatalog opens the catalog the command line names. The returned
+// function closes it.
+func openCatalog(ctx context.Context, a *tableArgs) (catalog.Catalog, func(), error) {
+	cat, err := a.catalog.open(ctx, a.warehouse)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -156,15 +161,15 @@ func openCatalog(ctx context.Context, warehouse string) (catalog.Catalog, func()
 
 // openDDL opens the catalog of a warehouse for creating, dropping and
 // altering databases and tables.
-func openDDL(ctx context.Context, warehouse string) (catalog.Catalog, catalog.DDL, func(), error) {
-	cat, closeCat, err := openCatalog(ctx, warehouse)
+func openDDL(ctx context.Context, a *tableArgs) (catalog.Catalog, catalog.DDL, func(), error) {
+	cat, closeCat, err := openCatalog(ctx, a)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	ddl, ok := cat.(catalog.DDL)
 	if !ok {
 		closeCat()
-		return nil, nil, nil, fmt.Errorf("the catalog of %s cannot create, drop or alter anything", warehouse)
+		return nil, nil, nil, fmt.Errorf("the catalog of %s cannot create, drop or alter anything", a.warehouse)
 	}
 	return cat, ddl, closeCat, nil
 }

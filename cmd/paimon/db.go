@@ -42,7 +42,7 @@ func runDBList(ctx context.Context, e *env, c *command, args []string) (err erro
 	if err != nil {
 		return err
 	}
-	cat, closeCat, err := openCatalog(ctx, a.warehouse)
+	cat, closeCat, err := openCatalog(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func runDBCreate(ctx context.Context, e *env, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	_, ddl, closeCat, err := openDDL(ctx, a.warehouse)
+	_, ddl, closeCat, err := openDDL(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func runDBDrop(ctx context.Context, e *env, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	_, ddl, closeCat, err := openDDL(ctx, a.warehouse)
+	_, ddl, closeCat, err := openDDL(ctx, a)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,16 @@
 // a plain path, file:///abs/path, mem://name/path, or a cloud URI
 // (s3://bucket/path, gs://..., azblob://...). Tables are named
 // "database.table" ("database.table$branch_NAME" for a branch where noted).
+//
+// A REST catalog server is a --warehouse http:// or https:// URI; its
+// options (Java's names: warehouse, token.provider, token, dlf.*,
+// header.*) come from --catalog-config FILE (KEY=VALUE lines, default
+// $PAIMON_CATALOG_CONFIG; keeps secrets off the command line) and
+// repeatable --catalog-option KEY=VALUE flags over it. Every command then
+// works through the server; commits are published by it:
+//
+//	paimon db list --warehouse https://host:8080 --catalog-config rest.conf
+//
 // Flags may come before or after the arguments, but after the command (and
 // the action of a group).
 //

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -55,7 +54,7 @@ func runSystemTable(ctx context.Context, e *env, c *command, args []string, name
 	defer closeCatalog()
 	// File paths start with the table's location as Java prints it: the
 	// warehouse as given, then <database>.db/<table>.
-	loc := strings.TrimRight(a.warehouse, "/") + "/" + a.table.Database + ".db/" + a.table.Table
+	loc := tableLocation(ctx, &a.catalog, a.warehouse, a.table)
 	rr, err := tbl.SystemTable(ctx, name, &paimon.SystemTableOptions{SnapshotID: a.snapshot, Tag: a.tag, Location: loc})
 	if err != nil {
 		return err

@@ -75,7 +75,7 @@ func runTableList(ctx context.Context, e *env, c *command, args []string) error 
 	if err != nil {
 		return err
 	}
-	cat, closeCat, err := openCatalog(ctx, a.warehouse)
+	cat, closeCat, err := openCatalog(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func runTableCreate(ctx context.Context, e *env, c *command, args []string) erro
 	if err != nil {
 		return fmt.Errorf("%s: %w", schemaFile, err)
 	}
-	_, ddl, closeCat, err := openDDL(ctx, a.warehouse)
+	_, ddl, closeCat, err := openDDL(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func runTableDrop(ctx context.Context, e *env, c *command, args []string) error 
 		return err
 	}
 	id := a.table
-	_, ddl, closeCat, err := openDDL(ctx, a.warehouse)
+	_, ddl, closeCat, err := openDDL(ctx, a)
 	if err != nil {
 		return err
 	}
