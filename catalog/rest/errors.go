@@ -122,7 +122,7 @@ type ctxError struct {
 	errs []error
 }
 
-func (e *ctxError) Error() string { return e.msg }
+func (e *ctxError) Error() string   { return e.msg }
 func (e *ctxError) Unwrap() []error { return e.errs }
 
 func wrapf(err error, format string, args ...any) error {
