@@ -64,8 +64,12 @@ type CommitOptions struct {
 // CommitResult describes the outcome of a commit.
 type CommitResult struct {
 	// Snapshot is the snapshot published, nil when nothing was committed
-	// (an empty commit, or an identifier committed before).
+	// (an empty commit, or an identifier committed before). A commit whose
+	// messages carry compactions publishes up to two snapshots, APPEND
+	// then COMPACT, as Java does; Snapshot is then the last.
 	Snapshot *snapshot.Snapshot
+	// Published lists every snapshot the commit published, in order.
+	Published []*snapshot.Snapshot
 	// Attempts counts the tries it took (1 without contention).
 	Attempts int
 	// AlreadyCommitted is true when the commit user had committed this
@@ -115,6 +119,9 @@ type TableCommit struct {
 	// on the first non-batch commit.
 	lastIdentifier *int64
 	cache          *manifestCache
+	// deferExpire skips the expiration after an APPEND snapshot that a
+	// COMPACT snapshot of the same commit follows.
+	deferExpire bool
 }
 
 // NewCommit returns a committer for the table.
@@ -211,15 +218,24 @@ func (c *TableCommit) Commit(ctx context.Context, identifier int64, msgs []Commi
 	if err != nil || done != nil {
 		return done, err
 	}
-	if len(entries) == 0 && !c.cfg.commitEmpty {
+	compact := hasCompaction(msgs)
+	if len(entries) == 0 && !c.cfg.commitEmpty && !compact {
 		return &CommitResult{}, nil
 	}
-	provider := func(context.Context, *snapshot.Snapshot) (commitChanges, error) {
-		return commitChanges{files: entries}, nil
+	var res *CommitResult
+	if len(entries) > 0 || c.cfg.commitEmpty {
+		provider := func(context.Context, *snapshot.Snapshot) (commitChanges, error) {
+			return commitChanges{files: entries}, nil
+		}
+		c.deferExpire = compact // expire once, after the COMPACT snapshot
+		res, err = c.tryCommit(ctx, provider, identifier, snapshot.CommitAppend, false)
+		c.deferExpire = false
+		if err != nil {
+			return nil, c.failed(ctx, msgs, err)
+		}
 	}
-	res, err := c.tryCommit(ctx, provider, identifier, snapshot.CommitAppend, false)
-	if err != nil {
-		return nil, c.failed(ctx, msgs, err)
+	if compact {
+		return c.commitCompactionAfter(ctx, identifier, msgs, res)
 	}
 	return res, nil
 }
@@ -327,6 +343,7 @@ func (c *TableCommit) Abort(ctx context.Context, msgs []CommitMessage) error {
 			}
 		}
 	}
+	errs = append(errs, c.abortCompaction(ctx, msgs))
 	return errors.Join(errs...)
 }
 
@@ -434,6 +451,9 @@ func (c *TableCommit) prepare(ctx context.Context, msgs []CommitMessage) ([]mani
 				TotalBuckets: m.TotalBuckets, File: f,
 			})
 		}
+	}
+	if err := checkCompactMessages(msgs, latest.ID); err != nil {
+		return nil, err
 	}
 	return entries, nil
 }
@@ -636,8 +656,8 @@ func (c *TableCommit) succeeded(ctx context.Context, s *snapshot.Snapshot, ident
 		v := identifier
 		c.lastIdentifier = &v
 	}
-	res := &CommitResult{Snapshot: s, Attempts: attempts}
-	if !c.cfg.skipExpire && !c.cfg.writeOnly {
+	res := &CommitResult{Snapshot: s, Attempts: attempts, Published: []*snapshot.Snapshot{s}}
+	if !c.cfg.skipExpire && !c.cfg.writeOnly && !c.deferExpire {
 		expired, err := c.expireAfterCommit(ctx)
 		res.Expired = expired
 		if err != nil {
@@ -809,22 +829,9 @@ func (c *TableCommit) combineIndex(ctx context.Context, old *string, changes []m
 			return nil, err
 		}
 	}
-	deleted := map[string]bool{}
-	for _, e := range changes {
-		if e.Kind == manifest.FileKindDelete {
-			deleted[e.IndexFile.FileName] = true
-		}
-	}
-	out := entries[:0]
-	for _, e := range entries {
-		if !deleted[e.IndexFile.FileName] {
-			out = append(out, e)
-		}
-	}
-	for _, e := range changes {
-		if e.Kind == manifest.FileKindAdd {
-			out = append(out, e)
-		}
+	out, err := combineIndexEntries(entries, changes, c.unawareBucket())
+	if err != nil {
+		return nil, err
 	}
 	name, err := c.mw.writeIndexManifest(ctx, out)
 	if err != nil {
@@ -881,6 +888,11 @@ func (c *TableCommit) checkConflicts(ctx context.Context, latest *snapshot.Snaps
 				}
 				buckets[p] = list[i].TotalBuckets
 			}
+		}
+	}
+	if c.unawareBucket() && tableOptions(c.t.schema.Options).deletionVectors() {
+		if err := c.checkDeletionVectors(ctx, latest, base, ch); err != nil {
+			return err
 		}
 	}
 	merged, failed, err := mergeEntries(base, ch.files)

@@ -29,6 +29,10 @@ type CommitMessage struct {
 	TotalBuckets int32
 	// NewFiles are the data files to add, in write order.
 	NewFiles []manifest.DataFileMeta
+	// Compact is the compaction of the bucket, if any (Java
+	// CommitMessageImpl.compactIncrement): committed in a COMPACT snapshot
+	// after the APPEND snapshot of NewFiles.
+	Compact *CompactIncrement `json:",omitempty"`
 }
 
 // commitMessageMagic starts every serialized message; the last byte is

@@ -93,6 +93,9 @@ func (f *dataFile) finish(w *Writer) (manifest.DataFileMeta, error) {
 	created := manifest.CreationTimeMillis(w.now())
 	zero := int64(0)
 	source := manifest.FileSourceAppend
+	if w.opts.Compaction {
+		source = manifest.FileSourceCompact
+	}
 	return manifest.DataFileMeta{
 		FileName:          f.name,
 		FileSize:          f.sink.n,

@@ -49,6 +49,10 @@ type Options struct {
 	// TargetFileSize, when positive, replaces the table's target-file-size
 	// (default DefaultTargetFileSize).
 	TargetFileSize int64
+	// Compaction marks the files as compaction output (_FILE_SOURCE
+	// COMPACT, as Java's compactRewrite writes them) instead of new data
+	// (APPEND).
+	Compaction bool
 	// RowGroupRows, when positive, cuts Parquet row groups every that many
 	// rows instead of at the block size (parquet.block.size or
 	// file.block-size, default DefaultBlockSize), which makes the layout

@@ -1,0 +1,570 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/internal/datafile"
+	"github.com/paimon-go/paimon-go/paimon/predicate"
+)
+
+// CompactOptions configures Table.Compact. A nil *CompactOptions means
+// defaults: a compaction by trigger of every partition.
+type CompactOptions struct {
+	// Full asks for a full compaction, as Flink's and Spark's compact
+	// procedures do by default (Java write.compact(partition, bucket,
+	// true)): in a fixed-bucket table every bucket whose small files
+	// outnumber its large ones is rewritten whole. Without it a bucket is
+	// compacted when its writer would: once compaction.min.file-num
+	// consecutive files fit in twice target-file-size (Java
+	// BucketedAppendCompactManager.pickCompactBefore). Unaware-bucket
+	// tables (bucket = -1) are compacted the same way either way, as in
+	// Java (AppendCompactCoordinator): the small files of each partition
+	// are packed into rewrites of about twice the target size.
+	Full bool
+	// Partitions restricts the compaction to the partitions it matches: a
+	// predicate over partition columns only (Java's compact procedure
+	// "where" / "partitions"). Nil compacts every partition.
+	Partitions *predicate.Predicate
+	// Workers is how many rewrites run at once; 0 means GOMAXPROCS. Each
+	// holds one output file's encoder (up to a Parquet row group) and one
+	// input batch in memory.
+	Workers int
+	// Progress, when set, is called after planning and after each input
+	// file is rewritten, from the worker goroutines but never
+	// concurrently. It must not block for long.
+	Progress func(CompactProgress)
+	// Commit configures the commit of the compaction (commit user,
+	// retries, ...); nil means the table's options.
+	Commit *CommitOptions
+	// Allocator allocates the batches read and written; nil means
+	// memory.DefaultAllocator.
+	Allocator memory.Allocator
+	// Now stamps the creation time of the files written; nil means
+	// time.Now.
+	Now func() time.Time
+}
+
+// CompactProgress is a compaction's state, as reported to
+// CompactOptions.Progress.
+type CompactProgress struct {
+	// Tasks is the number of rewrites planned, TasksDone those finished.
+	Tasks, TasksDone int
+	// Files and Bytes are the data files (and their size) the plan
+	// rewrites; FilesDone and BytesDone those rewritten so far.
+	Files, FilesDone int
+	Bytes, BytesDone int64
+	// RowsWritten counts the rows written so far.
+	RowsWritten int64
+}
+
+// CompactResult describes a finished compaction.
+type CompactResult struct {
+	// Commit is the result of the COMPACT commit; nil when there was
+	// nothing to compact.
+	Commit *CommitResult
+	// Tasks is the number of rewrites (a rewrite turns some files of one
+	// bucket into fewer).
+	Tasks int
+	// FilesBefore and BytesBefore are the live data files (and their
+	// size) of the partitions in scope before the compaction;
+	// FilesAfter and BytesAfter after it.
+	FilesBefore, FilesAfter int
+	BytesBefore, BytesAfter int64
+	// FilesRewritten and BytesRewritten are the files the compaction
+	// replaced; FilesWritten and BytesWritten the files it wrote.
+	FilesRewritten, FilesWritten int
+	BytesRewritten, BytesWritten int64
+	// RowsWritten counts the rows of the files written (rows removed by
+	// deletion vectors are not written).
+	RowsWritten int64
+	// Duration is the wall time of planning, rewriting and committing.
+	Duration time.Duration
+}
+
+// Compact rewrites small data files of the table into fewer, larger ones
+// and commits the result as a COMPACT snapshot, the way Java's dedicated
+// compaction (Flink's compact action, Spark's compact procedure) does:
+// append tables with Java's AppendCompactCoordinator rules (bucket = -1) or
+// BucketedAppendCompactManager rules (fixed buckets). Deletion vectors are
+// applied while rewriting and the vectors of the rewritten files dropped.
+// write-only does not stop it: it is the separate compaction job a
+// write-only table expects.
+//
+// The commit runs Java's conflict checks: if a concurrent commit removed a
+// file the compaction rewrote (another compaction, an overwrite) or changed
+// its deletion vector, Compact fails with ErrCommitConflict and removes the
+// files it wrote; concurrent appends do not conflict. Every failure leaves
+// the table as it was.
+//
+// Tables Compact cannot compact exactly as Java does (primary-key tables,
+// row tracking, data evolution, incremental clustering, external data
+// paths) are refused with ErrUnsupported before anything is written.
+func (t *Table) Compact(ctx context.Context, opts *CompactOptions) (*CompactResult, error) {
+	start := time.Now()
+	if opts == nil {
+		opts = &CompactOptions{}
+	}
+	if opts.Workers < 0 {
+		return nil, fmt.Errorf("%w: negative compaction worker count %d", ErrInvalidOption, opts.Workers)
+	}
+	// Compact with the latest schema, as a compaction job opened now
+	// would: files of older schemas are read through schema evolution.
+	latestSchema, err := t.meta.LatestSchema(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tbl := t
+	if latestSchema.ID != t.schema.ID {
+		tbl = &Table{id: t.id, meta: t.meta, schema: latestSchema, manifests: t.manifests}
+	}
+	run, err := tbl.newCompactRun(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	res, err := run.run(ctx)
+	if res != nil {
+		res.Duration = time.Since(start)
+	}
+	return res, err
+}
+
+// compactRun is one Table.Compact call.
+type compactRun struct {
+	t      *Table
+	ts     *schema.TableSchema
+	opts   *CompactOptions
+	cfg    *appendCompactConfig
+	mem    memory.Allocator
+	now    func() time.Time
+	pather *partitionPather
+
+	buckets      int   // the table's bucket option: -1 unaware, N fixed
+	totalBuckets int32 // TotalBuckets of the messages
+	snap         *snapshot.Snapshot
+	dvs          *compactDVs // nil without deletion vectors
+
+	mu       sync.Mutex // guards progress and the calls of opts.Progress
+	progress CompactProgress
+	// candidates counts the files the unaware-bucket planner took, for
+	// compaction.file-num-limit.
+	candidates int
+}
+
+// compactTask is one rewrite: files of one partition and bucket, in the
+// order they are read.
+type compactTask struct {
+	partition []byte
+	bucket    int32
+	files     []*manifest.DataFileMeta
+}
+
+func (t *Table) newCompactRun(ctx context.Context, opts *CompactOptions) (*compactRun, error) {
+	ts := t.schema
+	o := tableOptions(ts.Options)
+	if len(ts.PrimaryKeys) > 0 {
+		return nil, fmt.Errorf("%w: compacting primary-key table %s", ErrUnsupported, t.name())
+	}
+	for _, k := range []string{optRowTracking, optDataEvolution} {
+		if o.boolean(k, false) {
+			return nil, fmt.Errorf("%w: compacting a table with %s", ErrUnsupported, k)
+		}
+	}
+	if o[optDataFileExternal] != "" {
+		return nil, fmt.Errorf("%w: compacting a table with %s (compaction output would go to external paths)", ErrUnsupported, optDataFileExternal)
+	}
+	buckets, err := ts.Bucket()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
+	if buckets == 0 || buckets < -1 {
+		return nil, fmt.Errorf("%w: compacting an append table with bucket=%d", ErrUnsupported, buckets)
+	}
+	// Java compacts these with clustering (sorting) rewrites.
+	if o.boolean(optClusteringIncr, false) && (buckets == -1 || (!o.boolean(optBucketAppendOrdered, true) && !o.deletionVectors())) {
+		return nil, fmt.Errorf("%w: compacting a table with %s (clustering compaction)", ErrUnsupported, optClusteringIncr)
+	}
+	if err := datafile.Validate(ts); err != nil {
+		if errors.Is(err, datafile.ErrUnsupported) {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
+	cfg, err := newAppendCompactConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	r := &compactRun{t: t, ts: ts, opts: opts, cfg: cfg, mem: opts.Allocator, now: opts.Now, buckets: buckets, totalBuckets: int32(buckets)}
+	if r.mem == nil {
+		r.mem = memory.DefaultAllocator
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	if r.pather, err = newPartitionPather(ts); err != nil {
+		return nil, err
+	}
+	if opts.Partitions != nil {
+		if err := checkPartitionPredicate(opts.Partitions, ts); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// checkPartitionPredicate refuses a partition filter that names other
+// columns than partition keys (it could not be decided per partition).
+func checkPartitionPredicate(p *predicate.Predicate, ts *schema.TableSchema) error {
+	parts := ts.PartitionFields()
+	if _, err := predicate.Bind(p, parts); err != nil {
+		if len(parts) == 0 {
+			return fmt.Errorf("%w: a partition filter on table without partitions: %w", ErrInvalidPartition, err)
+		}
+		return fmt.Errorf("%w: the partition filter must name partition columns only: %w", ErrInvalidPartition, err)
+	}
+	return nil
+}
+
+func (r *compactRun) run(ctx context.Context) (*CompactResult, error) {
+	snap, err := latestSnapshotOf(ctx, r.t.meta)
+	if err != nil || snap == nil {
+		return &CompactResult{}, err
+	}
+	r.snap = snap
+	live, err := r.liveFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &CompactResult{}
+	for _, e := range live {
+		res.FilesBefore++
+		res.BytesBefore += e.File.FileSize
+	}
+	if r.cfg.deletionVectors && snap.IndexManifest != nil && *snap.IndexManifest != "" {
+		idx, err := r.t.meta.ReadIndexManifest(ctx, *snap.IndexManifest)
+		if err != nil {
+			return nil, err
+		}
+		r.dvs = newCompactDVs(r.t.meta, idx, r.buckets > 0, r.cfg.dvTargetSize)
+	}
+	tasks, err := r.plan(live)
+	if err != nil {
+		return nil, err
+	}
+	res.Tasks = len(tasks)
+	res.FilesAfter, res.BytesAfter = res.FilesBefore, res.BytesBefore
+	if len(tasks) == 0 {
+		return res, nil
+	}
+	for _, tk := range tasks {
+		r.progress.Tasks++
+		for _, f := range tk.files {
+			r.progress.Files++
+			r.progress.Bytes += f.FileSize
+		}
+	}
+	r.report(func(*CompactProgress) {})
+	msgs, err := r.rewriteAll(ctx, tasks)
+	if err != nil {
+		return nil, err
+	}
+	committer, err := r.t.NewCommit(r.opts.Commit)
+	if err != nil {
+		_ = r.abort(ctx, msgs)
+		return nil, err
+	}
+	cres, err := committer.Commit(ctx, BatchCommitIdentifier, msgs)
+	if err != nil {
+		return nil, err // the committer removed the files it did not publish
+	}
+	res.Commit = cres
+	for _, m := range msgs {
+		for _, f := range m.Compact.Before {
+			res.FilesRewritten++
+			res.BytesRewritten += f.FileSize
+		}
+		for _, f := range m.Compact.After {
+			res.FilesWritten++
+			res.BytesWritten += f.FileSize
+			res.RowsWritten += f.RowCount
+		}
+	}
+	res.FilesAfter = res.FilesBefore - res.FilesRewritten + res.FilesWritten
+	res.BytesAfter = res.BytesBefore - res.BytesRewritten + res.BytesWritten
+	return res, nil
+}
+
+// liveFiles reads the live data files of the latest snapshot in the
+// partitions in scope, in manifest order.
+func (r *compactRun) liveFiles(ctx context.Context) ([]manifest.ManifestEntry, error) {
+	var match func([]byte) (bool, error)
+	if r.opts.Partitions != nil {
+		b, err := predicate.Bind(r.opts.Partitions, r.ts.PartitionFields())
+		if err != nil {
+			return nil, err
+		}
+		cache := map[string]bool{}
+		match = func(p []byte) (bool, error) {
+			if ok, seen := cache[string(p)]; seen {
+				return ok, nil
+			}
+			values, err := r.pather.values(p)
+			if err != nil {
+				return false, fmt.Errorf("%w: partition of a manifest entry: %w", ErrCorrupt, err)
+			}
+			ok := b.Test(values)
+			cache[string(p)] = ok
+			return ok, nil
+		}
+	}
+	return liveEntries(ctx, r.t.meta, r.t.manifests, r.snap, match)
+}
+
+// plan groups the live files by partition and bucket and picks the files
+// to rewrite.
+func (r *compactRun) plan(live []manifest.ManifestEntry) ([]compactTask, error) {
+	var order []bucketKey
+	groups := map[bucketKey][]*manifest.DataFileMeta{}
+	partitions := map[string][]byte{}
+	for i := range live {
+		e := &live[i]
+		if e.File.ExternalPath != nil && *e.File.ExternalPath != "" {
+			return nil, fmt.Errorf("%w: data file %s has external path %s", ErrUnsupported, e.File.FileName, *e.File.ExternalPath)
+		}
+		if r.buckets > 0 && e.TotalBuckets != r.totalBuckets {
+			return nil, fmt.Errorf("%w: file %s of bucket %d was written for %d buckets, the table has %d: rescale the partition (overwrite it) before compacting",
+				ErrUnsupported, e.File.FileName, e.Bucket, e.TotalBuckets, r.buckets)
+		}
+		k := bucketKey{string(e.Partition), e.Bucket}
+		if r.buckets < 0 {
+			// Java's batch coordinator reads, in manifest order, at
+			// most compaction.file-num-limit files worth compacting.
+			var dv dvInfo
+			if r.dvs != nil {
+				dv = r.dvs.info(k)
+			}
+			if r.candidates >= r.cfg.fileNumLimit || !r.cfg.shouldCompactUnaware(&e.File, dv) {
+				continue
+			}
+			r.candidates++
+		}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+			partitions[k.partition] = e.Partition
+		}
+		groups[k] = append(groups[k], &e.File)
+	}
+	var tasks []compactTask
+	for _, k := range order {
+		files := groups[k]
+		var dv dvInfo
+		if r.dvs != nil {
+			dv = r.dvs.info(k)
+		}
+		add := func(picked []*manifest.DataFileMeta) {
+			if len(picked) > 0 {
+				tasks = append(tasks, compactTask{partition: partitions[k.partition], bucket: k.bucket, files: picked})
+			}
+		}
+		if r.buckets < 0 {
+			for _, picked := range r.cfg.planUnawarePartition(files, dv) {
+				add(picked)
+			}
+			continue
+		}
+		sorted := bySequence(files)
+		if r.opts.Full {
+			var hasDV func(string) bool
+			if dv != nil {
+				hasDV = func(name string) bool { idx, _ := dv(name); return idx != "" }
+			}
+			add(r.cfg.fullBucketed(sorted, hasDV))
+		} else {
+			add(r.cfg.pickBucketed(sorted))
+		}
+	}
+	return tasks, nil
+}
+
+// report updates the progress under the lock and calls the callback.
+func (r *compactRun) report(update func(*CompactProgress)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	update(&r.progress)
+	if r.opts.Progress != nil {
+		r.opts.Progress(r.progress)
+	}
+}
+
+// rewriteAll runs the tasks on the workers and returns one message per
+// task. On failure everything written is removed.
+func (r *compactRun) rewriteAll(ctx context.Context, tasks []compactTask) ([]CommitMessage, error) {
+	workers := r.opts.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(tasks))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	msgs := make([]CommitMessage, len(tasks))
+	errs := make([]error, len(tasks))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				msgs[i], errs[i] = r.rewrite(ctx, &tasks[i])
+				if errs[i] != nil {
+					cancel()
+				}
+			}
+		}()
+	}
+feed:
+	for i := range tasks {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := firstError(ctx, errs); err != nil {
+		var done []CommitMessage
+		for i := range msgs {
+			if msgs[i].Compact != nil {
+				done = append(done, msgs[i])
+			}
+		}
+		return nil, errors.Join(err, r.abort(context.WithoutCancel(ctx), done))
+	}
+	return msgs, nil
+}
+
+// firstError is the error that stopped the workers: a task's own error
+// rather than the cancellation it caused in others.
+func firstError(ctx context.Context, errs []error) error {
+	var cancelled error
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, context.Canceled) {
+			return err
+		}
+		cancelled = err
+	}
+	if cancelled != nil {
+		return cancelled
+	}
+	return ctx.Err()
+}
+
+// abort removes the files of rewrites that will not be committed.
+func (r *compactRun) abort(ctx context.Context, msgs []CommitMessage) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	c, err := r.t.NewCommit(&CommitOptions{SkipExpire: true})
+	if err != nil {
+		return err
+	}
+	return c.abortCompaction(ctx, msgs)
+}
+
+// rewrite reads the files of one task, deletion vectors applied, and
+// writes them into new files of the same bucket (Java
+// BaseAppendFileStoreWrite.compactRewrite): sequence numbers continue from
+// the first file's, the files are marked as compaction output. Then it
+// drops the vectors of the rewritten files.
+func (r *compactRun) rewrite(ctx context.Context, tk *compactTask) (CommitMessage, error) {
+	dir, err := r.bucketDir(tk.partition, tk.bucket)
+	if err != nil {
+		return CommitMessage{}, err
+	}
+	w, err := datafile.NewWriter(datafile.Options{
+		FS: r.t.meta.fsys, Dir: r.t.meta.Path(dir), Schema: r.ts, Allocator: r.mem,
+		FirstSequence: tk.files[0].MinSequenceNumber, Now: r.now, Compaction: true,
+	})
+	if err != nil {
+		return CommitMessage{}, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
+	fail := func(err error, index []string) (CommitMessage, error) {
+		errs := []error{err, w.Abort(context.WithoutCancel(ctx))}
+		for _, p := range index {
+			if rerr := r.t.meta.fsys.Remove(context.WithoutCancel(ctx), p); rerr != nil {
+				errs = append(errs, rerr)
+			}
+		}
+		return CommitMessage{}, errors.Join(errs...)
+	}
+	scan := r.t.NewScan(WithAllocator(r.mem))
+	bk := bucketKey{string(tk.partition), tk.bucket}
+	for _, f := range tk.files {
+		sp := Split{SnapshotID: r.snap.ID, Partition: tk.partition, Bucket: tk.bucket, TotalBuckets: r.totalBuckets,
+			BucketPath: dir, Files: []manifest.DataFileMeta{*f}, RawConvertible: true}
+		if r.dvs != nil {
+			if df := r.dvs.deletionFile(bk, f.FileName); df != nil {
+				sp.DeletionFiles = []*DeletionFile{df}
+			}
+		}
+		var rows int64
+		for rec, err := range scan.ReadSplits(ctx, sp) {
+			if err != nil {
+				return fail(fmt.Errorf("paimon: compact %s: %w", f.FileName, err), nil)
+			}
+			rows += rec.NumRows()
+			err = w.Write(ctx, rec)
+			rec.Release()
+			if err != nil {
+				return fail(err, nil)
+			}
+		}
+		r.report(func(p *CompactProgress) {
+			p.FilesDone++
+			p.BytesDone += f.FileSize
+			p.RowsWritten += rows
+		})
+	}
+	after, err := w.Close(ctx)
+	if err != nil {
+		return fail(err, nil)
+	}
+	inc := &CompactIncrement{After: after}
+	for _, f := range tk.files {
+		inc.Before = append(inc.Before, *f)
+	}
+	if r.dvs != nil {
+		var written []string
+		inc.NewIndexFiles, inc.DeletedIndexFiles, err = r.dvs.drop(ctx, bk, tk.files, &written)
+		if err != nil {
+			return fail(err, written)
+		}
+	}
+	r.report(func(p *CompactProgress) { p.TasksDone++ })
+	return CommitMessage{Partition: tk.partition, Bucket: tk.bucket, TotalBuckets: r.totalBuckets, Compact: inc}, nil
+}
+
+func (r *compactRun) bucketDir(partition []byte, bucket int32) (string, error) {
+	values, err := r.pather.values(partition)
+	if err != nil {
+		return "", fmt.Errorf("%w: partition: %w", ErrCorrupt, err)
+	}
+	p, err := r.pather.path(values)
+	if err != nil {
+		return "", err
+	}
+	return bucketDirectory(r.ts, p, bucket), nil
+}

@@ -1,0 +1,198 @@
+package paimon
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/paimon-go/paimon-go/format/index"
+	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/datafile"
+)
+
+// compactDVs holds the deletion vectors of an append table's latest
+// snapshot, for the compaction that applies and drops them: where each
+// data file's vector lives (Java AppendDeleteFileMaintainer for
+// unaware-bucket tables, BucketedDvMaintainer for fixed buckets), and the
+// index files that the compaction rewrites.
+type compactDVs struct {
+	meta    *TableMeta
+	bucketd bool  // fixed buckets: one index file per bucket
+	target  int64 // deletion-vector.index-file.target-size
+
+	// loc maps partition/bucket/data file to the vector's location.
+	loc map[dvFileKey]dvLoc
+	// byBucket lists the DELETION_VECTORS index entries of each
+	// partition/bucket.
+	byBucket map[bucketKey][]*manifest.IndexManifestEntry
+
+	names *datafile.FileNames // index-<uuid>-<n>, one uuid per compaction
+	mu    sync.Mutex
+}
+
+type bucketKey struct {
+	partition string
+	bucket    int32
+}
+
+type dvFileKey struct {
+	bucketKey
+	file string
+}
+
+type dvLoc struct {
+	entry *manifest.IndexManifestEntry
+	r     manifest.DeletionVectorMeta
+}
+
+// newCompactDVs indexes the DELETION_VECTORS entries of an index manifest.
+func newCompactDVs(meta *TableMeta, entries []manifest.IndexManifestEntry, bucketed bool, target int64) *compactDVs {
+	d := &compactDVs{
+		meta: meta, bucketd: bucketed, target: target,
+		loc: map[dvFileKey]dvLoc{}, byBucket: map[bucketKey][]*manifest.IndexManifestEntry{},
+		names: datafile.NewFileNames(),
+	}
+	for i := range entries {
+		e := &entries[i]
+		if e.Kind != manifest.FileKindAdd || e.IndexFile.IndexType != manifest.IndexTypeDeletionVectors {
+			continue
+		}
+		bk := bucketKey{string(e.Partition), e.Bucket}
+		d.byBucket[bk] = append(d.byBucket[bk], e)
+		for _, r := range e.IndexFile.DVRanges {
+			d.loc[dvFileKey{bk, r.DataFileName}] = dvLoc{entry: e, r: r}
+		}
+	}
+	return d
+}
+
+// info is the planner's view of one bucket's vectors.
+func (d *compactDVs) info(bk bucketKey) dvInfo {
+	return func(name string) (string, int64) {
+		l, ok := d.loc[dvFileKey{bk, name}]
+		if !ok {
+			return "", -1
+		}
+		card := int64(-1)
+		if l.r.Cardinality != nil {
+			card = *l.r.Cardinality
+		}
+		return l.entry.IndexFile.FileName, card
+	}
+}
+
+// deletionFile locates a data file's vector for a Split; nil when it has
+// none.
+func (d *compactDVs) deletionFile(bk bucketKey, name string) *DeletionFile {
+	l, ok := d.loc[dvFileKey{bk, name}]
+	if !ok {
+		return nil
+	}
+	card := int64(-1)
+	if l.r.Cardinality != nil {
+		card = *l.r.Cardinality
+	}
+	return &DeletionFile{Path: indexDir + "/" + l.entry.IndexFile.FileName, Offset: int64(l.r.Offset), Length: int64(l.r.Length), Cardinality: card}
+}
+
+// drop computes the index changes after the files of one task were
+// compacted away: their vectors are removed. Unaware-bucket tables rewrite
+// each index file that held one of them with the vectors of the other
+// files (AppendDeleteFileMaintainer.persist: DELETE of the old file, ADD of
+// the new ones, none when nothing is left); fixed-bucket tables write the
+// bucket's one index file anew, possibly empty (BucketedDvMaintainer
+// .writeDeletionVectorsIndex: an ADD that replaces the bucket's file).
+// written collects the paths of the index files written, for cleanup.
+func (d *compactDVs) drop(ctx context.Context, bk bucketKey, files []*manifest.DataFileMeta, written *[]string) (added, deleted []manifest.IndexFileMeta, err error) {
+	removed := map[string]bool{}
+	touched := map[*manifest.IndexManifestEntry]bool{}
+	for _, f := range files {
+		if l, ok := d.loc[dvFileKey{bk, f.FileName}]; ok {
+			removed[f.FileName] = true
+			touched[l.entry] = true
+		}
+	}
+	if len(removed) == 0 {
+		return nil, nil, nil
+	}
+	var entries []*manifest.IndexManifestEntry
+	if d.bucketd {
+		entries = d.byBucket[bk]
+	} else {
+		for _, e := range d.byBucket[bk] {
+			if touched[e] {
+				entries = append(entries, e)
+			}
+		}
+	}
+	var keep []index.NamedDV
+	for _, e := range entries {
+		dvs, err := d.meta.ReadDeletionVectors(ctx, e.IndexFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		var mine []index.NamedDV
+		for _, r := range e.IndexFile.DVRanges {
+			if removed[r.DataFileName] {
+				continue
+			}
+			dv, ok := dvs[r.DataFileName]
+			if !ok {
+				return nil, nil, corrupt(d.meta.IndexPath(e.IndexFile.FileName), fmt.Errorf("no deletion vector of %s", r.DataFileName))
+			}
+			mine = append(mine, index.NamedDV{DataFile: r.DataFileName, DV: dv})
+		}
+		if d.bucketd {
+			keep = append(keep, mine...)
+			continue
+		}
+		deleted = append(deleted, e.IndexFile)
+		files, err := index.WriteRolling(mine, d.target)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range files {
+			meta, err := d.write(ctx, f.Data, f.Metas, written)
+			if err != nil {
+				return nil, nil, err
+			}
+			added = append(added, meta)
+		}
+	}
+	if d.bucketd {
+		w := index.NewDVWriter()
+		for _, v := range keep {
+			if err := w.Write(v.DataFile, v.DV); err != nil {
+				return nil, nil, err
+			}
+		}
+		meta, err := d.write(ctx, w.Bytes(), w.Metas(), written)
+		if err != nil {
+			return nil, nil, err
+		}
+		added = append(added, meta)
+	}
+	return added, deleted, nil
+}
+
+// write stores one index file and describes it (Java
+// DeletionVectorsIndexFile / DeletionFileWriter.result).
+func (d *compactDVs) write(ctx context.Context, data []byte, metas []index.DVMeta, written *[]string) (manifest.IndexFileMeta, error) {
+	d.mu.Lock()
+	name := d.names.Next("index-", "")
+	d.mu.Unlock()
+	p := d.meta.IndexPath(name)
+	*written = append(*written, p)
+	if err := fs.WriteFile(ctx, d.meta.fsys, p, data, &fs.CreateOptions{IfNotExist: true}); err != nil {
+		return manifest.IndexFileMeta{}, fmt.Errorf("paimon: write %s: %w", p, err)
+	}
+	ranges := make([]manifest.DeletionVectorMeta, len(metas))
+	for i, m := range metas {
+		ranges[i] = manifest.DeletionVectorMeta{DataFileName: m.DataFile, Offset: m.Offset, Length: m.Length, Cardinality: m.Cardinality}
+	}
+	return manifest.IndexFileMeta{
+		IndexType: manifest.IndexTypeDeletionVectors, FileName: name, FileSize: int64(len(data)),
+		RowCount: int64(len(metas)), DVRanges: ranges,
+	}, nil
+}

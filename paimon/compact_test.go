@@ -1,0 +1,409 @@
+package paimon_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/fs/memfs"
+	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/predicate"
+)
+
+// liveFiles lists the data files of the latest snapshot by bucket path.
+func liveFiles(t *testing.T, tbl *paimon.Table) map[string][]manifest.DataFileMeta {
+	t.Helper()
+	plan, err := tbl.NewScan().Plan(context.Background())
+	require.NoError(t, err)
+	out := map[string][]manifest.DataFileMeta{}
+	for _, sp := range plan.Splits {
+		out[sp.BucketPath] = append(out[sp.BucketPath], sp.Files...)
+	}
+	return out
+}
+
+// requireRows compares sorted canonical rows and reports a short diff.
+func requireRows(t *testing.T, want, got []string) {
+	t.Helper()
+	if slices.Equal(want, got) {
+		return
+	}
+	w, g := map[string]int{}, map[string]int{}
+	for _, r := range want {
+		w[r]++
+	}
+	for _, r := range got {
+		g[r]++
+	}
+	var missing, extra []string
+	for r, n := range w {
+		if g[r] < n && len(missing) < 5 {
+			missing = append(missing, r)
+		}
+	}
+	for r, n := range g {
+		if w[r] < n && len(extra) < 5 {
+			extra = append(extra, r)
+		}
+	}
+	t.Fatalf("rows differ: want %d, got %d; missing e.g. %v; extra e.g. %v", len(want), len(got), missing, extra)
+}
+
+func countFiles(files map[string][]manifest.DataFileMeta) int {
+	n := 0
+	for _, fs := range files {
+		n += len(fs)
+	}
+	return n
+}
+
+// compactTable compacts with a checked allocator.
+func compactTable(t *testing.T, tbl *paimon.Table, opts *paimon.CompactOptions) (*paimon.CompactResult, error) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	if opts == nil {
+		opts = &paimon.CompactOptions{}
+	}
+	o := *opts
+	o.Allocator = mem
+	return tbl.Compact(context.Background(), &o)
+}
+
+// writeCommits writes rows in n commits of one file per bucket each.
+func writeCommits(t *testing.T, tbl *paimon.Table, rows [][]any, n int) {
+	t.Helper()
+	c := newCommit(t, tbl, "") // a fresh user: identifiers restart at 1
+	per := (len(rows) + n - 1) / n
+	for i := 0; i < n; i++ {
+		lo, hi := i*per, min((i+1)*per, len(rows))
+		if lo >= hi {
+			break
+		}
+		write(t, tbl, c, int64(i+1), rows[lo:hi], per)
+	}
+}
+
+func TestCompactUnawareBucket(t *testing.T) {
+	tbl, fsys := newWriteTable(t, true, nil)
+	all := rowsOf(0, 600, 3)
+	writeCommits(t, tbl, all, 10)
+	before := liveFiles(t, reopen(t, fsys))
+	require.Equal(t, 40, countFiles(before)) // 4 partitions (3 days and NULL) × 10 commits
+
+	var last paimon.CompactProgress
+	res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Progress: func(p paimon.CompactProgress) { last = p }})
+	require.NoError(t, err)
+	require.NotNil(t, res.Commit)
+	require.Equal(t, snapshot.CommitCompact, res.Commit.Snapshot.CommitKind)
+	require.EqualValues(t, 11, res.Commit.Snapshot.ID)
+	require.EqualValues(t, 0, res.Commit.Snapshot.DeltaRecordCount)
+	require.EqualValues(t, 600, res.Commit.Snapshot.TotalRecordCount)
+	require.Equal(t, 4, res.Tasks)
+	require.Equal(t, 40, res.FilesBefore)
+	require.Equal(t, 40, res.FilesRewritten)
+	require.Equal(t, 4, res.FilesWritten)
+	require.Equal(t, 4, res.FilesAfter)
+	require.EqualValues(t, 600, res.RowsWritten)
+	require.Equal(t, paimon.CompactProgress{Tasks: 4, TasksDone: 4, Files: 40, FilesDone: 40, Bytes: res.BytesRewritten,
+		BytesDone: res.BytesRewritten, RowsWritten: 600}, last)
+
+	tbl = reopen(t, fsys)
+	requireRows(t, render(t, all), dump(t, tbl))
+	after := liveFiles(t, tbl)
+	require.Equal(t, 4, countFiles(after))
+	for dir, files := range after {
+		f := files[0]
+		require.Equal(t, manifest.FileSourceCompact, *f.FileSource, dir)
+		require.EqualValues(t, 0, f.Level)
+		// The counter starts at the first (smallest) file's minimum.
+		require.Equal(t, f.RowCount, f.MaxSequenceNumber-f.MinSequenceNumber+1)
+		smallest := slices.MinFunc(before[dir], func(a, b manifest.DataFileMeta) int { return int(a.FileSize - b.FileSize) })
+		require.Equal(t, smallest.MinSequenceNumber, f.MinSequenceNumber)
+	}
+
+	// Nothing is left to compact: no snapshot.
+	res, err = compactTable(t, tbl, nil)
+	require.NoError(t, err)
+	require.Nil(t, res.Commit)
+	require.Equal(t, 0, res.Tasks)
+	require.Equal(t, 4, res.FilesBefore)
+	require.Equal(t, 4, res.FilesAfter)
+	relCheckClean(t, fsys, "db.db/t")
+}
+
+func TestCompactUnawareMinFiles(t *testing.T) {
+	// Four small files are fewer than compaction.min.file-num (5): Java's
+	// coordinator leaves them, and so do we.
+	tbl, fsys := newWriteTable(t, false, nil)
+	writeCommits(t, tbl, rowsOf(0, 40, 1), 4)
+	res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
+	require.NoError(t, err)
+	require.Nil(t, res.Commit)
+	writeCommits(t, reopen(t, fsys), rowsOf(40, 50, 1), 1)
+	res, err = compactTable(t, reopen(t, fsys), nil)
+	require.NoError(t, err)
+	require.Equal(t, 5, res.FilesRewritten)
+	requireRows(t, render(t, rowsOf(0, 50, 1)), dump(t, reopen(t, fsys)))
+}
+
+func TestCompactUnawareRollsAtTarget(t *testing.T) {
+	// A small target size: bins close at twice the target and outputs roll
+	// at the target, as Java's RowDataRollingFileWriter does.
+	tbl, fsys := newWriteTable(t, false, map[string]string{"target-file-size": "8 kb", "source.split.open-file-cost": "1 b"})
+	all := rowsOf(0, 6000, 1)
+	writeCommits(t, tbl, all, 30)
+	res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Workers: 3})
+	require.NoError(t, err)
+	require.NotNil(t, res.Commit)
+	require.Greater(t, res.Tasks, 1)
+	requireRows(t, render(t, all), dump(t, reopen(t, fsys)))
+	for _, files := range liveFiles(t, reopen(t, fsys)) {
+		seen := map[string]bool{}
+		for _, f := range files {
+			require.False(t, seen[f.FileName])
+			seen[f.FileName] = true
+		}
+	}
+	relCheckClean(t, fsys, "db.db/t")
+}
+
+func TestCompactFixedBucket(t *testing.T) {
+	opts := map[string]string{"bucket": "2", "bucket-key": "id"}
+	for _, full := range []bool{false, true} {
+		t.Run(fmt.Sprintf("full=%v", full), func(t *testing.T) {
+			tbl, fsys := newWriteTable(t, true, opts)
+			all := rowsOf(0, 400, 2)
+			writeCommits(t, tbl, all, 7)
+			before := liveFiles(t, reopen(t, fsys))
+			res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: full})
+			require.NoError(t, err)
+			require.NotNil(t, res.Commit)
+			tbl = reopen(t, fsys)
+			requireRows(t, render(t, all), dump(t, tbl))
+			checkPlacement(t, tbl)
+			after := liveFiles(t, tbl)
+			for dir, files := range after {
+				want := 1 // full: everything
+				if !full {
+					// The writer's rule: the first five files in
+					// sequence order, the others stay.
+					want = len(before[dir]) - 5 + 1
+				}
+				require.Len(t, files, want, dir)
+				// Sequence numbers stay those of the bucket: the
+				// compacted file covers the range of its inputs.
+				byName := map[string]bool{}
+				for _, f := range before[dir] {
+					byName[f.FileName] = true
+				}
+				var lo, hi int64 = 1 << 62, -1
+				for _, f := range files {
+					if byName[f.FileName] {
+						continue
+					}
+					lo, hi = min(lo, f.MinSequenceNumber), max(hi, f.MaxSequenceNumber)
+				}
+				require.EqualValues(t, 0, lo, dir)
+				require.Positive(t, hi)
+			}
+			relCheckClean(t, fsys, "db.db/t")
+		})
+	}
+}
+
+func TestCompactFixedBucketFullKeepsLargeHead(t *testing.T) {
+	// Full compaction keeps the leading files that are already large
+	// (Java FullCompactTask) and rewrites the rest when small files
+	// outnumber large ones.
+	tbl, fsys := newWriteTable(t, false, map[string]string{"bucket": "1", "bucket-key": "id", "target-file-size": "20 kb", "file.format": "avro"})
+	writeCommits(t, tbl, rowsOf(0, 12000, 1), 1) // rolled: large files first
+	before := bySeq(liveFiles(t, reopen(t, fsys))["bucket-0"])
+	large := 0
+	for large < len(before) && before[large].FileSize >= 20*1024/10*7 {
+		large++
+	}
+	require.Greater(t, large, 1, "%v", sizes(before))
+	require.Less(t, large, len(before)) // the last rolled file is small
+	// One small file after the large ones: fewer than three files to
+	// rewrite, so nothing happens.
+	res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
+	require.NoError(t, err)
+	require.Nil(t, res.Commit)
+
+	writeCommits(t, reopen(t, fsys), rowsOf(12000, 12030, 1), 3)
+	res, err = compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
+	require.NoError(t, err)
+	require.NotNil(t, res.Commit)
+	require.Equal(t, len(before)-large+3, res.FilesRewritten)
+	after := bySeq(liveFiles(t, reopen(t, fsys))["bucket-0"])
+	require.Len(t, after, large+1)
+	for i := range large {
+		require.Equal(t, before[i].FileName, after[i].FileName)
+	}
+	require.Equal(t, before[large].MinSequenceNumber, after[large].MinSequenceNumber)
+	require.EqualValues(t, 12029, after[large].MaxSequenceNumber)
+	requireRows(t, render(t, rowsOf(0, 12030, 1)), dump(t, reopen(t, fsys)))
+}
+
+func bySeq(files []manifest.DataFileMeta) []manifest.DataFileMeta {
+	out := slices.Clone(files)
+	slices.SortFunc(out, func(a, b manifest.DataFileMeta) int { return int(a.MinSequenceNumber - b.MinSequenceNumber) })
+	return out
+}
+
+func TestCompactPartitionFilter(t *testing.T) {
+	tbl, fsys := newWriteTable(t, true, nil)
+	all := rowsOf(0, 300, 3)
+	writeCommits(t, tbl, all, 6)
+	res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Partitions: predicate.Equal("dt", "2024-01-02")})
+	require.NoError(t, err)
+	require.Equal(t, 1, res.Tasks)
+	for dir, files := range liveFiles(t, reopen(t, fsys)) {
+		if dir == "dt=2024-01-02/bucket-0" {
+			require.Len(t, files, 1)
+		} else {
+			require.Len(t, files, 6, dir)
+		}
+	}
+	requireRows(t, render(t, all), dump(t, reopen(t, fsys)))
+
+	_, err = compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Partitions: predicate.Equal("id", int64(3))})
+	require.ErrorIs(t, err, paimon.ErrInvalidPartition)
+}
+
+func TestCompactSchemaEvolution(t *testing.T) {
+	tbl, fsys := newWriteTable(t, false, nil)
+	writeCommits(t, tbl, rowsOf(0, 50, 1), 5)
+	_, err := paimon.AlterTable(context.Background(), fsys, "db.db/t", paimon.AddColumn{FieldNames: []string{"extra"}, Type: schema.IntType()})
+	require.NoError(t, err)
+	// The table object still has the old schema: Compact uses the latest.
+	res, err := compactTable(t, tbl, nil)
+	require.NoError(t, err)
+	require.NotNil(t, res.Commit)
+	tbl = reopen(t, fsys)
+	for _, files := range liveFiles(t, tbl) {
+		for _, f := range files {
+			require.EqualValues(t, 1, f.SchemaID)
+		}
+	}
+	rows := dump(t, tbl)
+	require.Len(t, rows, 50)
+}
+
+func TestCompactConflict(t *testing.T) {
+	// Two compactions planned on the same snapshot: the first to commit
+	// wins, the second finds its files gone, fails with ErrCommitConflict
+	// and leaves nothing behind.
+	tbl, fsys := newWriteTable(t, false, nil)
+	all := rowsOf(0, 100, 1)
+	writeCommits(t, tbl, all, 6)
+	var inner *paimon.CompactResult
+	_, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Progress: func(p paimon.CompactProgress) {
+		if p.FilesDone == 0 && inner == nil {
+			var err error
+			inner, err = reopen(t, fsys).Compact(context.Background(), nil)
+			require.NoError(t, err)
+		}
+	}})
+	require.ErrorIs(t, err, paimon.ErrCommitConflict)
+	require.NotNil(t, inner.Commit)
+	requireRows(t, render(t, all), dump(t, reopen(t, fsys)))
+	relCheckClean(t, fsys, "db.db/t")
+}
+
+func TestCompactConcurrentAppend(t *testing.T) {
+	// An append committed while a compaction runs does not conflict: both
+	// land and every row is there once.
+	tbl, fsys := newWriteTable(t, false, map[string]string{"bucket": "2", "bucket-key": "id"})
+	all := rowsOf(0, 200, 1)
+	writeCommits(t, tbl, all[:150], 6)
+	appended := false
+	res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true, Progress: func(p paimon.CompactProgress) {
+		if p.FilesDone == 1 && !appended {
+			appended = true
+			write(t, reopen(t, fsys), newCommit(t, reopen(t, fsys), "other"), 1, all[150:], 50)
+		}
+	}})
+	require.NoError(t, err)
+	require.True(t, appended)
+	require.EqualValues(t, 8, res.Commit.Snapshot.ID)
+	requireRows(t, render(t, all), dump(t, reopen(t, fsys)))
+	checkPlacement(t, reopen(t, fsys))
+}
+
+func TestCompactRefused(t *testing.T) {
+	ctx := context.Background()
+	for name, opts := range map[string]map[string]string{
+		"row-tracking":  {"row-tracking.enabled": "true"},
+		"external-path": {"data-file.external-paths": "file:///tmp/x"},
+		"clustering":    {"clustering.incremental": "true", "clustering.columns": "id"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tbl, fsys := newWriteTable(t, false, opts)
+			_, err := compactTable(t, tbl, nil)
+			require.ErrorIs(t, err, paimon.ErrUnsupported)
+			ids, err := tbl.Meta().SnapshotIDs(ctx)
+			require.NoError(t, err)
+			require.Empty(t, ids)
+			_ = fsys
+		})
+	}
+	t.Run("primary-key", func(t *testing.T) {
+		fsys := memfs.New(nil)
+		sc, err := paimon.NewSchemaBuilder().Column("id", schema.BigIntType().NotNull()).Column("v", schema.StringType()).
+			PrimaryKey("id").Option("bucket", "1").Build()
+		require.NoError(t, err)
+		tbl, err := paimon.CreateTable(ctx, fsys, "db.db/t", sc)
+		require.NoError(t, err)
+		_, err = compactTable(t, tbl, nil)
+		require.ErrorIs(t, err, paimon.ErrUnsupported)
+	})
+	t.Run("negative-workers", func(t *testing.T) {
+		tbl, _ := newWriteTable(t, false, nil)
+		_, err := compactTable(t, tbl, &paimon.CompactOptions{Workers: -1})
+		require.ErrorIs(t, err, paimon.ErrInvalidOption)
+	})
+}
+
+func TestCompactEmptyTable(t *testing.T) {
+	tbl, _ := newWriteTable(t, true, nil)
+	res, err := compactTable(t, tbl, nil)
+	require.NoError(t, err)
+	require.Nil(t, res.Commit)
+}
+
+// TestCompactCancelled cancels a compaction after its first file: nothing
+// is committed and nothing is left.
+func TestCompactCancelled(t *testing.T) {
+	tbl, fsys := newWriteTable(t, true, nil)
+	writeCommits(t, tbl, rowsOf(0, 300, 3), 6)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := reopen(t, fsys).Compact(ctx, &paimon.CompactOptions{Workers: 1, Progress: func(p paimon.CompactProgress) {
+		if p.FilesDone == 1 {
+			cancel()
+		}
+	}})
+	require.True(t, errors.Is(err, context.Canceled), "%v", err)
+	ids, err := reopen(t, fsys).Meta().SnapshotIDs(context.Background())
+	require.NoError(t, err)
+	require.Len(t, ids, 6)
+	relCheckClean(t, fsys, "db.db/t")
+}
+
+func sizes(files []manifest.DataFileMeta) []int64 {
+	out := make([]int64, len(files))
+	for i := range files {
+		out[i] = files[i].FileSize
+	}
+	return out
+}
