@@ -484,87 +484,23 @@ func (r *compactRun) abort(ctx context.Context, msgs []CommitMessage) error {
 	return c.abortCompaction(ctx, msgs)
 }
 
-// rewrite reads the files of one task, deletion vectors applied, and
-// writes them into new files of the same bucket (Java
-// BaseAppendFileStoreWrite.compactRewrite): sequence numbers continue from
-// the first file's, the files are marked as compaction output. Then it
-// drops the vectors of the rewritten files.
+// rewrite runs one task and reports its progress.
 func (r *compactRun) rewrite(ctx context.Context, tk *compactTask) (CommitMessage, error) {
-	dir, err := r.bucketDir(tk.partition, tk.bucket)
-	if err != nil {
-		return CommitMessage{}, err
-	}
-	w, err := datafile.NewWriter(datafile.Options{
-		FS: r.t.meta.fsys, Dir: r.t.meta.Path(dir), Schema: r.ts, Allocator: r.mem,
-		FirstSequence: tk.files[0].MinSequenceNumber, Now: r.now, Compaction: true,
-	})
-	if err != nil {
-		return CommitMessage{}, fmt.Errorf("%w: %w", ErrInvalidOption, err)
-	}
-	fail := func(err error, index []string) (CommitMessage, error) {
-		errs := []error{err, w.Abort(context.WithoutCancel(ctx))}
-		for _, p := range index {
-			if rerr := r.t.meta.fsys.Remove(context.WithoutCancel(ctx), p); rerr != nil {
-				errs = append(errs, rerr)
-			}
-		}
-		return CommitMessage{}, errors.Join(errs...)
-	}
-	scan := r.t.NewScan(WithAllocator(r.mem))
-	bk := bucketKey{string(tk.partition), tk.bucket}
-	for _, f := range tk.files {
-		sp := Split{SnapshotID: r.snap.ID, Partition: tk.partition, Bucket: tk.bucket, TotalBuckets: r.totalBuckets,
-			BucketPath: dir, Files: []manifest.DataFileMeta{*f}, RawConvertible: true}
-		if r.dvs != nil {
-			if df := r.dvs.deletionFile(bk, f.FileName); df != nil {
-				sp.DeletionFiles = []*DeletionFile{df}
-			}
-		}
-		var rows int64
-		for rec, err := range scan.ReadSplits(ctx, sp) {
-			if err != nil {
-				return fail(fmt.Errorf("paimon: compact %s: %w", f.FileName, err), nil)
-			}
-			rows += rec.NumRows()
-			err = w.Write(ctx, rec)
-			rec.Release()
-			if err != nil {
-				return fail(err, nil)
-			}
-		}
+	rw := r.rewriter()
+	inc, err := rw.rewrite(ctx, tk.partition, tk.bucket, tk.files, func(f *manifest.DataFileMeta, rows int64) {
 		r.report(func(p *CompactProgress) {
 			p.FilesDone++
 			p.BytesDone += f.FileSize
 			p.RowsWritten += rows
 		})
-	}
-	after, err := w.Close(ctx)
+	})
 	if err != nil {
-		return fail(err, nil)
-	}
-	inc := &CompactIncrement{After: after}
-	for _, f := range tk.files {
-		inc.Before = append(inc.Before, *f)
-	}
-	if r.dvs != nil {
-		var written []string
-		inc.NewIndexFiles, inc.DeletedIndexFiles, err = r.dvs.drop(ctx, bk, tk.files, &written)
-		if err != nil {
-			return fail(err, written)
-		}
+		return CommitMessage{}, err
 	}
 	r.report(func(p *CompactProgress) { p.TasksDone++ })
 	return CommitMessage{Partition: tk.partition, Bucket: tk.bucket, TotalBuckets: r.totalBuckets, Compact: inc}, nil
 }
 
-func (r *compactRun) bucketDir(partition []byte, bucket int32) (string, error) {
-	values, err := r.pather.values(partition)
-	if err != nil {
-		return "", fmt.Errorf("%w: partition: %w", ErrCorrupt, err)
-	}
-	p, err := r.pather.path(values)
-	if err != nil {
-		return "", err
-	}
-	return bucketDirectory(r.ts, p, bucket), nil
+func (r *compactRun) rewriter() *compactRewriter {
+	return &compactRewriter{t: r.t, ts: r.ts, mem: r.mem, now: r.now, pather: r.pather, totalBuckets: r.totalBuckets, dvs: r.dvs}
 }

@@ -28,7 +28,8 @@ type compactDVs struct {
 	byBucket map[bucketKey][]*manifest.IndexManifestEntry
 
 	names *datafile.FileNames // index-<uuid>-<n>, one uuid per compaction
-	mu    sync.Mutex
+	// mu guards loc and byBucket, which a writer's compactions update.
+	mu sync.RWMutex
 }
 
 type bucketKey struct {
@@ -70,7 +71,9 @@ func newCompactDVs(meta *TableMeta, entries []manifest.IndexManifestEntry, bucke
 // info is the planner's view of one bucket's vectors.
 func (d *compactDVs) info(bk bucketKey) dvInfo {
 	return func(name string) (string, int64) {
+		d.mu.RLock()
 		l, ok := d.loc[dvFileKey{bk, name}]
+		d.mu.RUnlock()
 		if !ok {
 			return "", -1
 		}
@@ -85,7 +88,9 @@ func (d *compactDVs) info(bk bucketKey) dvInfo {
 // deletionFile locates a data file's vector for a Split; nil when it has
 // none.
 func (d *compactDVs) deletionFile(bk bucketKey, name string) *DeletionFile {
+	d.mu.RLock()
 	l, ok := d.loc[dvFileKey{bk, name}]
+	d.mu.RUnlock()
 	if !ok {
 		return nil
 	}
@@ -107,24 +112,22 @@ func (d *compactDVs) deletionFile(bk bucketKey, name string) *DeletionFile {
 func (d *compactDVs) drop(ctx context.Context, bk bucketKey, files []*manifest.DataFileMeta, written *[]string) (added, deleted []manifest.IndexFileMeta, err error) {
 	removed := map[string]bool{}
 	touched := map[*manifest.IndexManifestEntry]bool{}
+	var entries []*manifest.IndexManifestEntry
+	d.mu.RLock()
 	for _, f := range files {
 		if l, ok := d.loc[dvFileKey{bk, f.FileName}]; ok {
 			removed[f.FileName] = true
 			touched[l.entry] = true
 		}
 	}
+	for _, e := range d.byBucket[bk] {
+		if d.bucketd || touched[e] {
+			entries = append(entries, e)
+		}
+	}
+	d.mu.RUnlock()
 	if len(removed) == 0 {
 		return nil, nil, nil
-	}
-	var entries []*manifest.IndexManifestEntry
-	if d.bucketd {
-		entries = d.byBucket[bk]
-	} else {
-		for _, e := range d.byBucket[bk] {
-			if touched[e] {
-				entries = append(entries, e)
-			}
-		}
 	}
 	var keep []index.NamedDV
 	for _, e := range entries {
@@ -172,16 +175,32 @@ func (d *compactDVs) drop(ctx context.Context, bk bucketKey, files []*manifest.D
 			return nil, nil, err
 		}
 		added = append(added, meta)
+		d.replaceBucket(bk, meta)
 	}
 	return added, deleted, nil
+}
+
+// replaceBucket makes a fixed bucket's new index file the one later
+// compactions of the same writer start from.
+func (d *compactDVs) replaceBucket(bk bucketKey, f manifest.IndexFileMeta) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, e := range d.byBucket[bk] {
+		for _, r := range e.IndexFile.DVRanges {
+			delete(d.loc, dvFileKey{bk, r.DataFileName})
+		}
+	}
+	e := &manifest.IndexManifestEntry{Kind: manifest.FileKindAdd, Partition: []byte(bk.partition), Bucket: bk.bucket, IndexFile: f}
+	d.byBucket[bk] = []*manifest.IndexManifestEntry{e}
+	for _, r := range f.DVRanges {
+		d.loc[dvFileKey{bk, r.DataFileName}] = dvLoc{entry: e, r: r}
+	}
 }
 
 // write stores one index file and describes it (Java
 // DeletionVectorsIndexFile / DeletionFileWriter.result).
 func (d *compactDVs) write(ctx context.Context, data []byte, metas []index.DVMeta, written *[]string) (manifest.IndexFileMeta, error) {
-	d.mu.Lock()
 	name := d.names.Next("index-", "")
-	d.mu.Unlock()
 	p := d.meta.IndexPath(name)
 	*written = append(*written, p)
 	if err := fs.WriteFile(ctx, d.meta.fsys, p, data, &fs.CreateOptions{IfNotExist: true}); err != nil {

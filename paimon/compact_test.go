@@ -78,9 +78,11 @@ func compactTable(t *testing.T, tbl *paimon.Table, opts *paimon.CompactOptions) 
 	return tbl.Compact(context.Background(), &o)
 }
 
-// writeCommits writes rows in n commits of one file per bucket each.
+// writeCommits writes rows in n commits of one file per bucket each, with
+// write-only writers (which do not compact).
 func writeCommits(t *testing.T, tbl *paimon.Table, rows [][]any, n int) {
 	t.Helper()
+	ctx := context.Background()
 	c := newCommit(t, tbl, "") // a fresh user: identifiers restart at 1
 	per := (len(rows) + n - 1) / n
 	for i := 0; i < n; i++ {
@@ -88,7 +90,16 @@ func writeCommits(t *testing.T, tbl *paimon.Table, rows [][]any, n int) {
 		if lo >= hi {
 			break
 		}
-		write(t, tbl, c, int64(i+1), rows[lo:hi], per)
+		w, err := tbl.NewWriter(&paimon.WriterOptions{WriteOnly: true})
+		require.NoError(t, err)
+		rec := batch(t, memory.DefaultAllocator, rows[lo:hi])
+		require.NoError(t, w.Write(ctx, rec))
+		rec.Release()
+		msgs, err := w.PrepareCommit(ctx)
+		require.NoError(t, err)
+		_, err = c.Commit(ctx, int64(i+1), msgs)
+		require.NoError(t, err)
+		require.NoError(t, w.Close(ctx))
 	}
 }
 
@@ -322,8 +333,10 @@ func TestCompactConflict(t *testing.T) {
 
 func TestCompactConcurrentAppend(t *testing.T) {
 	// An append committed while a compaction runs does not conflict: both
-	// land and every row is there once.
-	tbl, fsys := newWriteTable(t, false, map[string]string{"bucket": "2", "bucket-key": "id"})
+	// land and every row is there once. (The table is write-only, so that
+	// the writer does not compact too, as Java recommends next to a
+	// compaction job.)
+	tbl, fsys := newWriteTable(t, false, map[string]string{"bucket": "2", "bucket-key": "id", "write-only": "true"})
 	all := rowsOf(0, 200, 1)
 	writeCommits(t, tbl, all[:150], 6)
 	appended := false
@@ -406,4 +419,127 @@ func sizes(files []manifest.DataFileMeta) []int64 {
 		out[i] = files[i].FileSize
 	}
 	return out
+}
+
+func TestWriterCompactsFixedBuckets(t *testing.T) {
+	ctx := context.Background()
+	tbl, fsys := newWriteTable(t, true, map[string]string{"bucket": "2", "bucket-key": "id"})
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
+	require.NoError(t, err)
+	defer w.Close(ctx)
+	c := newCommit(t, tbl, "ingester")
+	all := rowsOf(0, 700, 2)
+	var kinds []snapshot.CommitKind
+	for i := range 7 {
+		rec := batch(t, mem, all[i*100:(i+1)*100])
+		require.NoError(t, w.Write(ctx, rec))
+		rec.Release()
+		msgs, err := w.PrepareCommit(ctx)
+		require.NoError(t, err)
+		res, err := c.Commit(ctx, int64(i+1), msgs)
+		require.NoError(t, err)
+		for _, s := range res.Published {
+			kinds = append(kinds, s.CommitKind)
+		}
+	}
+	// The fifth flush of each bucket triggers its compaction: an APPEND
+	// then a COMPACT snapshot, committed with the same identifier.
+	a, cp := snapshot.CommitAppend, snapshot.CommitCompact
+	require.Equal(t, []snapshot.CommitKind{a, a, a, a, a, cp, a, a}, kinds)
+	tbl = reopen(t, fsys)
+	requireRows(t, render(t, all), dump(t, tbl))
+	checkPlacement(t, tbl)
+	for dir, files := range liveFiles(t, tbl) {
+		require.Len(t, files, 3, dir) // the compacted one and two newer
+	}
+
+	// A new writer restores the buckets' files: they count towards its
+	// next compaction.
+	w2, err := reopen(t, fsys).NewWriter(&paimon.WriterOptions{Allocator: mem})
+	require.NoError(t, err)
+	defer w2.Close(ctx)
+	for i := 7; i < 9; i++ {
+		rec := batch(t, mem, rowsOf(i*100, (i+1)*100, 2))
+		require.NoError(t, w2.Write(ctx, rec))
+		rec.Release()
+		msgs, err := w2.PrepareCommit(ctx)
+		require.NoError(t, err)
+		_, err = c.Commit(ctx, int64(i+1), msgs)
+		require.NoError(t, err)
+	}
+	tbl = reopen(t, fsys)
+	requireRows(t, render(t, rowsOf(0, 900, 2)), dump(t, tbl))
+	for dir, files := range liveFiles(t, tbl) {
+		require.Len(t, files, 1, dir) // 3 restored + 2 new: compacted again
+	}
+	relCheckClean(t, fsys, "db.db/t")
+}
+
+func TestWriterWriteOnlyDoesNotCompact(t *testing.T) {
+	for name, tc := range map[string]struct {
+		opts    map[string]string
+		wo      bool
+		compact bool
+	}{
+		"table-write-only":  {map[string]string{"bucket": "1", "bucket-key": "id", "write-only": "true"}, false, false},
+		"writer-write-only": {map[string]string{"bucket": "1", "bucket-key": "id"}, true, false},
+		"unaware-bucket":    {nil, false, false},
+		"fixed-bucket":      {map[string]string{"bucket": "1", "bucket-key": "id"}, false, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			tbl, fsys := newWriteTable(t, false, tc.opts)
+			w, err := tbl.NewWriter(&paimon.WriterOptions{WriteOnly: tc.wo})
+			require.NoError(t, err)
+			defer w.Close(ctx)
+			c := newCommit(t, tbl, "")
+			for i := range 6 {
+				rec := batch(t, memory.DefaultAllocator, rowsOf(i*10, i*10+10, 1))
+				require.NoError(t, w.Write(ctx, rec))
+				rec.Release()
+				msgs, err := w.PrepareCommit(ctx)
+				require.NoError(t, err)
+				_, err = c.Commit(ctx, int64(i+1), msgs)
+				require.NoError(t, err)
+			}
+			want := 6
+			if tc.compact {
+				want = 2
+			}
+			require.Equal(t, want, countFiles(liveFiles(t, reopen(t, fsys))))
+		})
+	}
+}
+
+func TestWriterCompactionLosesToCompactJob(t *testing.T) {
+	// A dedicated compaction commits first: the writer's compaction of the
+	// same files is refused, its new rows are committed all the same.
+	ctx := context.Background()
+	tbl, fsys := newWriteTable(t, false, map[string]string{"bucket": "1", "bucket-key": "id"})
+	w, err := tbl.NewWriter(nil)
+	require.NoError(t, err)
+	defer w.Close(ctx)
+	c := newCommit(t, tbl, "ingester")
+	for i := range 5 {
+		rec := batch(t, memory.DefaultAllocator, rowsOf(i*10, i*10+10, 1))
+		require.NoError(t, w.Write(ctx, rec))
+		rec.Release()
+		msgs, err := w.PrepareCommit(ctx)
+		require.NoError(t, err)
+		if i < 4 {
+			_, err = c.Commit(ctx, int64(i+1), msgs)
+			require.NoError(t, err)
+			continue
+		}
+		require.NotNil(t, msgs[0].Compact)
+		_, err = compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
+		require.NoError(t, err)
+		res, err := c.Commit(ctx, int64(i+1), msgs)
+		require.ErrorIs(t, err, paimon.ErrCommitConflict)
+		require.Equal(t, snapshot.CommitAppend, res.Snapshot.CommitKind)
+	}
+	requireRows(t, render(t, rowsOf(0, 50, 1)), dump(t, reopen(t, fsys)))
+	relCheckClean(t, fsys, "db.db/t")
 }

@@ -97,6 +97,25 @@ func crashOps(t *testing.T) []crashOp {
 		return err
 	}
 	threads := map[string]string{"file-operation.thread-num": "1"} // one step order
+	// Compaction (issue 18): six small commits, compacted into one file
+	// per bucket; a re-run after it landed finds nothing to compact.
+	smallCommits := func(t *testing.T, fsys fs.FS) {
+		for i := range 6 {
+			_, err := relWrite(context.Background(), fsys, relDir, "base", int64(i+1), rowsOf(i*40, i*40+40, 3))
+			require.NoError(t, err)
+		}
+	}
+	compact := func(full bool) func(ctx context.Context, fsys fs.FS) error {
+		return func(ctx context.Context, fsys fs.FS) error {
+			tbl, err := paimon.OpenTable(ctx, fsys, relDir, nil)
+			if err != nil {
+				return err
+			}
+			_, err = tbl.Compact(ctx, &paimon.CompactOptions{Full: full, Workers: 1})
+			return err
+		}
+	}
+	compacted := relRender(t, rowsOf(0, 240, 3))
 	return []crashOp{
 		{name: "write-commit", partitioned: true, setup: base, publishes: true,
 			before: relRender(t, rowsOf(0, 200, 3)), after: relRender(t, rowsOf(0, 300, 3)), run: write},
@@ -107,6 +126,11 @@ func crashOps(t *testing.T) []crashOp {
 			before: relRender(t, rowsOf(0, 200, 3)), after: relRender(t, day2, newDay2), run: overwrite},
 		{name: "expire", partitioned: true, setup: history, opts: threads,
 			before: afterHistory, after: afterHistory, run: expire},
+		{name: "compact", partitioned: false, setup: smallCommits, publishes: true,
+			before: compacted, after: compacted, run: compact(false)},
+		{name: "compact-fixed-bucket-full", partitioned: false, setup: smallCommits, publishes: true,
+			opts:   map[string]string{"bucket": "2", "bucket-key": "id", "file.format": "avro", "write-only": "true"},
+			before: compacted, after: compacted, run: compact(true)},
 	}
 }
 

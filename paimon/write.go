@@ -35,6 +35,11 @@ type WriterOptions struct {
 	// negative value turns the budget off (one open file per partition
 	// and bucket written, each buffering up to a row group).
 	MemoryBudget int64
+	// WriteOnly turns off the compaction a fixed-bucket writer runs after
+	// each PrepareCommit, as the table option write-only does (set it
+	// when a separate job compacts the table, e.g. Table.Compact or
+	// `paimon compact`).
+	WriteOnly bool
 }
 
 // TableWriter writes Arrow record batches into the data files of an
@@ -71,6 +76,12 @@ type TableWriter struct {
 	nextSeq map[string]int64 // next sequence number of each (partition, bucket)
 	seqs    map[string]int64 // restored maxima of the latest snapshot, loaded once
 	closed  bool
+
+	// compaction is the compaction of fixed buckets after each
+	// PrepareCommit (Java AppendOnlyWriter with
+	// BucketedAppendCompactManager); nil for write-only and unaware-bucket
+	// tables, which Java's writer does not compact either.
+	compaction *writerCompaction
 }
 
 // bucketWriter is the rolling file writer of one partition and bucket.
@@ -79,6 +90,10 @@ type bucketWriter struct {
 	bucket    int32
 	dir       string
 	w         *datafile.Writer
+	// queue holds the bucket's files the compaction may pick (Java
+	// BucketedAppendCompactManager.toCompact): restored, flushed, and the
+	// last output of a compaction while it is small.
+	queue []*manifest.DataFileMeta
 }
 
 // NewWriter opens a writer on the table's schema. Batches given to Write
@@ -100,11 +115,20 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
 	}
+	wo, err := writeOnly(ts.Options)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
 	w := &TableWriter{
 		t: t, schema: ts, mem: opts.Allocator, now: opts.Now,
 		writers: map[string]*bucketWriter{}, nextSeq: map[string]int64{},
-		restore: !o.boolean(optWriteOnly, false),
+		// Java's fixed-bucket writers continue the bucket's sequence
+		// numbers even when write-only, unless bucket-append-ordered is
+		// off (BucketedAppendFileStoreWrite: ignorePreviousFiles =
+		// write-only only for unordered buckets).
+		restore: !(wo && !o.boolean(optBucketAppendOrdered, true)),
 	}
+	compacts := !wo && !opts.WriteOnly
 	if w.mem == nil {
 		w.mem = memory.DefaultAllocator
 	}
@@ -151,6 +175,11 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	}
 	if w.arrowSchema, err = schema.ToArrowSchema(ts.Fields); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	if w.buckets > 0 && w.restore && compacts {
+		if w.compaction, err = newWriterCompaction(t, ts, w.mem, w.now); err != nil {
+			return nil, err
+		}
 	}
 	// Refuse unwritable options now rather than at the first batch.
 	probe, err := datafile.NewWriter(w.fileOptions("", 0))
@@ -366,6 +395,12 @@ func (w *TableWriter) writer(ctx context.Context, key string, partition []byte, 
 			return nil, fmt.Errorf("%w: %w", ErrInvalidPartition, err)
 		}
 		bw = &bucketWriter{partition: partition, bucket: bucket, dir: w.t.meta.Path(bucketDirectory(w.schema, p, bucket))}
+		if w.compaction != nil {
+			if err := w.loadRestored(ctx); err != nil {
+				return nil, err
+			}
+			bw.queue = w.compaction.restored(partition, bucket)
+		}
 		w.writers[key] = bw
 		w.order = append(w.order, key)
 	}
@@ -388,24 +423,8 @@ func (w *TableWriter) writer(ctx context.Context, key string, partition []byte, 
 // the largest of its live files (Java AppendOnlyWriter restoring its
 // files); 0 for a new bucket.
 func (w *TableWriter) restoredSequence(ctx context.Context, partition []byte, bucket int32) (int64, error) {
-	if w.seqs == nil {
-		w.seqs = map[string]int64{}
-		s, err := latestSnapshotOf(ctx, w.t.meta)
-		if err != nil {
-			return 0, err
-		}
-		if s != nil {
-			live, err := liveEntries(ctx, w.t.meta, nil, s, nil)
-			if err != nil {
-				return 0, err
-			}
-			for _, e := range live {
-				k := string(e.Partition) + "/" + fmt.Sprint(e.Bucket)
-				if cur, ok := w.seqs[k]; !ok || e.File.MaxSequenceNumber > cur {
-					w.seqs[k] = e.File.MaxSequenceNumber
-				}
-			}
-		}
+	if err := w.loadRestored(ctx); err != nil {
+		return 0, err
 	}
 	if v, ok := w.seqs[string(partition)+"/"+fmt.Sprint(bucket)]; ok {
 		return v + 1, nil
@@ -413,9 +432,56 @@ func (w *TableWriter) restoredSequence(ctx context.Context, partition []byte, bu
 	return 0, nil
 }
 
+// loadRestored reads, once, what a fixed-bucket writer restores from the
+// latest snapshot (Java AbstractFileStoreWrite.createWriterContainer): the
+// largest sequence number of each bucket and, when the writer compacts,
+// the bucket's files and deletion vectors.
+func (w *TableWriter) loadRestored(ctx context.Context) error {
+	if w.seqs != nil {
+		return nil
+	}
+	seqs := map[string]int64{}
+	s, err := latestSnapshotOf(ctx, w.t.meta)
+	if err != nil {
+		return err
+	}
+	var live []manifest.ManifestEntry
+	if s != nil {
+		if live, err = liveEntries(ctx, w.t.meta, nil, s, nil); err != nil {
+			return err
+		}
+		for _, e := range live {
+			k := string(e.Partition) + "/" + fmt.Sprint(e.Bucket)
+			if cur, ok := seqs[k]; !ok || e.File.MaxSequenceNumber > cur {
+				seqs[k] = e.File.MaxSequenceNumber
+			}
+		}
+	}
+	if w.compaction != nil {
+		if err := w.compaction.restore(ctx, s, live); err != nil {
+			return err
+		}
+	}
+	w.seqs = seqs
+	return nil
+}
+
 // PrepareCommit finishes the open data files and returns one CommitMessage
 // per partition and bucket written since the last call. The writer stays
 // usable: later rows go to new files whose sequence numbers continue.
+//
+// A fixed-bucket writer of a table that is not write-only then compacts,
+// as Java's writer does after each flush (AppendOnlyWriter with
+// BucketedAppendCompactManager, waiting for the compaction as a batch
+// write does): in each bucket it has written, once
+// compaction.min.file-num consecutive files fit in twice
+// target-file-size, it rewrites them into one file. The message of the
+// bucket then carries the compaction (Compact), which its TableCommit
+// publishes in a COMPACT snapshot after the APPEND one. The writer
+// assumes that it is its buckets' only compactor (as Java's does): with a
+// separate compaction job, open writers with WriteOnly. If a commit of its
+// messages fails, close the writer and open a new one, which restores the
+// buckets' files from the latest snapshot.
 func (w *TableWriter) PrepareCommit(ctx context.Context) ([]CommitMessage, error) {
 	if w.closed {
 		return nil, fmt.Errorf("paimon: prepare commit on a closed writer")
@@ -423,28 +489,39 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]CommitMessage, error
 	var msgs []CommitMessage
 	for _, key := range w.order {
 		bw := w.writers[key]
-		if bw.w == nil {
-			continue
-		}
-		files, err := bw.w.Close(ctx)
-		w.nextSeq[key] = bw.w.NextSequence()
-		if err != nil {
-			// Nothing of this call reaches a committer: remove it all.
-			_ = bw.w.Abort(context.WithoutCancel(ctx))
+		var files []manifest.DataFileMeta
+		if bw.w != nil {
+			var err error
+			files, err = bw.w.Close(ctx)
+			w.nextSeq[key] = bw.w.NextSequence()
+			if err != nil {
+				// Nothing of this call reaches a committer: remove it all.
+				_ = bw.w.Abort(context.WithoutCancel(ctx))
+				bw.w = nil
+				w.abortPrepared(ctx, msgs)
+				return nil, err
+			}
 			bw.w = nil
-			w.abortPrepared(ctx, msgs)
-			return nil, err
 		}
-		bw.w = nil
-		if len(files) == 0 {
+		msg := CommitMessage{Partition: bw.partition, Bucket: bw.bucket, TotalBuckets: w.totalBuckets, NewFiles: files}
+		if w.compaction != nil {
+			inc, err := w.compaction.compact(ctx, bw, files)
+			if err != nil {
+				w.abortPrepared(ctx, append(msgs, msg))
+				return nil, err
+			}
+			msg.Compact = inc
+		}
+		if len(files) == 0 && msg.Compact == nil {
 			continue
 		}
-		msgs = append(msgs, CommitMessage{Partition: bw.partition, Bucket: bw.bucket, TotalBuckets: w.totalBuckets, NewFiles: files})
+		msgs = append(msgs, msg)
 	}
 	return msgs, nil
 }
 
 func (w *TableWriter) abortPrepared(ctx context.Context, msgs []CommitMessage) {
+	ctx = context.WithoutCancel(ctx)
 	for _, m := range msgs {
 		for _, key := range w.order {
 			bw := w.writers[key]
@@ -452,7 +529,15 @@ func (w *TableWriter) abortPrepared(ctx context.Context, msgs []CommitMessage) {
 				continue
 			}
 			for _, f := range m.NewFiles {
-				_ = w.t.meta.fsys.Remove(context.WithoutCancel(ctx), bw.dir+"/"+f.FileName)
+				_ = w.t.meta.fsys.Remove(ctx, bw.dir+"/"+f.FileName)
+			}
+			if m.Compact != nil {
+				for _, f := range m.Compact.After {
+					_ = w.t.meta.fsys.Remove(ctx, bw.dir+"/"+f.FileName)
+				}
+				for _, f := range m.Compact.NewIndexFiles {
+					_ = w.t.meta.fsys.Remove(ctx, w.t.meta.IndexPath(f.FileName))
+				}
 			}
 		}
 	}

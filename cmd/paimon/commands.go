@@ -75,6 +75,13 @@ func init() {
 			details:  expireDetails,
 			run:      runExpire,
 		},
+		{
+			name:     "compact",
+			summary:  "rewrite the small data files of an append table into larger ones",
+			synopsis: "--warehouse URI [--full] [--where EXPR] [--workers N] [--output text|json] db.table",
+			details:  compactDetails,
+			run:      runCompact,
+		},
 		tagCommand(),
 		{
 			name:     "rollback",

@@ -146,6 +146,8 @@
 //
 //	paimon expire [--retain-min N] [--retain-max N] [--older-than DURATION]
 //	              [--max-deletes N] [--output text|json] db.table
+//	paimon compact [--full] [--where EXPR] [--workers N] [--commit-user U]
+//	               [--output text|json] db.table
 //	paimon tag create [--snapshot N] [--time-retained DURATION] db.table NAME
 //	paimon tag delete [--if-exists] db.table NAME
 //	paimon tag list [--output FORMAT] db.table
@@ -153,7 +155,10 @@
 //
 // expire deletes old snapshots and the files only they reference, as Java's
 // expire_snapshots procedure; unset flags take the table's snapshot.*
-// options. "tag create" writes a tag file as Java's TagManager does (the
+// options. compact rewrites the small files of an append table into larger
+// ones in a COMPACT snapshot with Java's compaction rules (--full for a full
+// compaction of fixed buckets, --where to pick partitions) and prints the
+// files and bytes before and after. "tag create" writes a tag file as Java's TagManager does (the
 // snapshot's JSON, plus its creation time and retention when it has one).
 // "tag delete" removes a tag while its snapshot still exists or another tag
 // holds it; a tag that alone keeps an expired snapshot's files is refused,
@@ -164,7 +169,7 @@
 //
 // # Progress
 //
-// load, expire, and scan with its output redirected draw a progress line on
+// load, expire, compact, and scan with its output redirected draw a progress line on
 // standard error when standard error is a terminal, and stay quiet when it
 // is piped or redirected.
 //

@@ -34,6 +34,7 @@ the table option that addresses it:
                      for append tables), the size below which Java's
                      compaction picks a file up (CoreOptions
                      compactionFileSize); --small-file-threshold overrides it.
+                     For append tables, "paimon compact" merges them.
   sorted-runs        a primary-key bucket has at least
                      num-sorted-run.compaction-trigger (5) sorted runs (each
                      level-0 file is one run, each other non-empty level one):

@@ -188,9 +188,13 @@ func analyzeBuckets(rep *Report, cfg *config, add addFinding) {
 			continue
 		}
 		if b.SmallFiles >= cfg.minFileNum {
+			cure := "compaction would merge them but has not run"
+			if !cfg.primaryKey {
+				cure = "compaction (`paimon compact`, Table.Compact) merges them"
+			}
 			add("small-files", "warning", scope, compactHint,
-				"%d of %d files are smaller than %s (average %s); compaction would merge them but has not run",
-				b.SmallFiles, b.Files, FormatBytes(cfg.smallFile), FormatBytes(b.AvgFile))
+				"%d of %d files are smaller than %s (average %s); %s",
+				b.SmallFiles, b.Files, FormatBytes(cfg.smallFile), FormatBytes(b.AvgFile), cure)
 		}
 		if cfg.primaryKey {
 			switch {
