@@ -40,13 +40,16 @@ const (
 	SystemPartitions = "partitions" // PartitionsTable: the partitions of a snapshot
 	SystemBuckets    = "buckets"    // BucketsTable: the buckets of the latest snapshot
 	SystemAuditLog   = "audit_log"  // AuditLogTable: the rows with their row kind
+	// RowTrackingTable: the rows with _ROW_ID and _SEQUENCE_NUMBER (tables
+	// with row-tracking.enabled).
+	SystemRowTracking = "row_tracking"
 )
 
 // SystemTableOptions configures Table.SystemTable. A nil *SystemTableOptions
 // is the zero value.
 type SystemTableOptions struct {
 	// SnapshotID and Tag select an older snapshot for the tables that read
-	// one (manifests, files, partitions, audit_log), as Java's
+	// one (manifests, files, partitions, audit_log, row_tracking), as Java's
 	// scan.snapshot-id and scan.tag-name options do; values are then
 	// rendered with that snapshot's schema. At most one may be set; other
 	// tables refuse them.
@@ -71,16 +74,16 @@ var ErrNoSystemTable = fmt.Errorf("%w: system table", ErrUnsupported)
 
 // SystemTableNames lists the names Table.SystemTable accepts.
 func SystemTableNames() []string {
-	out := make([]string, 0, len(systemTables)+1)
+	out := make([]string, 0, len(systemTables)+2)
 	for _, st := range systemTables {
 		out = append(out, st.name)
 	}
-	return append(out, SystemAuditLog)
+	return append(out, SystemAuditLog, SystemRowTracking)
 }
 
 // SystemTableFields returns the columns of the system table name, as Java
-// declares them. The audit log's columns depend on the table: they are
-// those of Table.SystemTable's reader.
+// declares them. The columns of audit_log and row_tracking depend on the
+// table: they are those of Table.SystemTable's reader.
 func SystemTableFields(name string) ([]schema.DataField, error) {
 	i := slices.IndexFunc(systemTables, func(st *systemTable) bool { return st.name == name })
 	if i < 0 {
@@ -114,8 +117,11 @@ func (t *Table) SystemTable(ctx context.Context, name string, opts *SystemTableO
 	if o.SnapshotID != 0 && o.Tag != "" {
 		return nil, fmt.Errorf("%w: a snapshot id and a tag select two snapshots", ErrInvalidScan)
 	}
-	if name == SystemAuditLog {
-		return t.auditLog(ctx, &o)
+	switch name {
+	case SystemAuditLog:
+		return t.readAs(ctx, &o, WithAuditLog())
+	case SystemRowTracking:
+		return t.readAs(ctx, &o, WithRowTracking())
 	}
 	i := slices.IndexFunc(systemTables, func(st *systemTable) bool { return st.name == name })
 	if i < 0 {
@@ -138,9 +144,10 @@ func (t *Table) SystemTable(ctx context.Context, name string, opts *SystemTableO
 	})), nil
 }
 
-// auditLog is the scan of Java's AuditLogTable: a leading rowkind column.
-func (t *Table) auditLog(ctx context.Context, o *SystemTableOptions) (array.RecordReader, error) {
-	scanOpts := []ScanOption{WithAuditLog(), WithAllocator(o.Allocator), WithBatchSize(o.BatchSize)}
+// readAs reads the table as one of the system tables that are scans of it:
+// Java's AuditLogTable (a leading rowkind column) and RowTrackingTable.
+func (t *Table) readAs(ctx context.Context, o *SystemTableOptions, as ScanOption) (array.RecordReader, error) {
+	scanOpts := []ScanOption{as, WithAllocator(o.Allocator), WithBatchSize(o.BatchSize)}
 	if o.SnapshotID != 0 {
 		scanOpts = append(scanOpts, WithSnapshotID(o.SnapshotID))
 	}
