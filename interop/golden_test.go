@@ -269,8 +269,11 @@ func TestGoldenLiveFilesMatchJava(t *testing.T) {
 			var total int64
 			for _, e := range live {
 				require.Equal(t, manifest.FileKindAdd, e.Kind, "unmatched DELETE of %s", e.File.FileName)
-				got = append(got, fileKey(e.File.FileName, e.Bucket, e.File.Level, e.File.RowCount))
 				total += e.File.RowCount
+				if e.Bucket == -2 {
+					continue // postpone bucket: live, but Java's $files reads the real buckets only
+				}
+				got = append(got, fileKey(e.File.FileName, e.Bucket, e.File.Level, e.File.RowCount))
 			}
 			sort.Strings(got)
 			require.Equal(t, s.TotalRecordCount, total, "totalRecordCount of snapshot %d", id)

@@ -444,6 +444,34 @@ func (st *scanState) splitRows(sp *Split) int64 {
 	return sp.RowCount()
 }
 
+// mergedRows is the number of rows a split returns before filters, when
+// that is known without reading it (Java DataSplit.mergedRowCount): the rows
+// of a raw-convertible split less those its deletion vectors remove (known
+// when every vector records its cardinality), or the rows of a
+// data-evolution split's row-id groups.
+func (st *scanState) mergedRows(sp *Split) (int64, bool) {
+	if sp.RawConvertible {
+		var n int64
+		known := true
+		for i := range sp.Files {
+			n += sp.Files[i].RowCount
+			if sp.DeletionFiles != nil && sp.DeletionFiles[i] != nil {
+				if sp.DeletionFiles[i].Cardinality < 0 {
+					known = false
+				}
+				n -= sp.DeletionFiles[i].Cardinality
+			}
+		}
+		if known {
+			return n, true
+		}
+	}
+	if st.dataEvolution {
+		return evolutionRowCount(sp.Files), true
+	}
+	return 0, false
+}
+
 // checkSplits refuses, before any row is read, planned splits this library
 // cannot read correctly.
 func (st *scanState) checkSplits(splits []Split) error {

@@ -116,7 +116,7 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 		return nil, err
 	}
 	if s.spec.Limit > 0 && st.filter == nil {
-		splits = limitSplits(splits, s.spec.Limit, st.splitRows, &plan.Stats)
+		splits = limitSplits(splits, s.spec.Limit, st.mergedRows, &plan.Stats)
 	}
 	for i := range splits {
 		plan.Stats.RowCount += st.splitRows(&splits[i])
@@ -319,24 +319,30 @@ func (st *scanState) partitionPath(partition []byte) (string, error) {
 	return st.pather.path(values)
 }
 
-// limitSplits keeps the first splits whose row counts reach limit (Java
-// DataTableBatchScan.applyPushDownLimit; only without a filter, as rows
-// may be filtered out).
-func limitSplits(splits []Split, limit int64, rows func(*Split) int64, stats *PlanStats) []Split {
-	for i := range splits {
-		if splits[i].DeletionFiles != nil {
-			return splits // deleted rows make row counts an overestimate
-		}
-	}
+// limitSplits keeps the first splits whose known row counts reach limit
+// (Java DataTableBatchScan.applyPushDownLimit; only without a filter, as
+// rows may be filtered out). Only splits whose rows are known before
+// reading count (Java DataSplit.mergedRowCount: raw-convertible splits
+// with known deletion counts, and data-evolution splits); if those never
+// reach the limit, every split is kept.
+func limitSplits(splits []Split, limit int64, rows func(*Split) (int64, bool), stats *PlanStats) []Split {
+	var kept []Split
 	var n int64
 	for i := range splits {
-		if n >= limit {
-			for _, s := range splits[i:] {
+		r, ok := rows(&splits[i])
+		if !ok {
+			continue
+		}
+		kept = append(kept, splits[i])
+		if n += r; n >= limit {
+			for _, s := range splits {
 				stats.FilesPrunedByLimit += len(s.Files)
 			}
-			return splits[:i]
+			for _, s := range kept {
+				stats.FilesPrunedByLimit -= len(s.Files)
+			}
+			return kept
 		}
-		n += rows(&splits[i])
 	}
 	return splits
 }

@@ -270,6 +270,10 @@ func TestSystemTablesAccount(t *testing.T) {
 func checkAccounts(t *testing.T, sc goldenScenario, checked *atomic.Int64) {
 	t.Parallel()
 	tbl := sc.open(t)
+	// The files of a postpone-bucket table's bucket -2 count in the
+	// snapshot's totals, but Java's $files and $partitions (batch scans)
+	// read the real buckets only.
+	postpone := tbl.Options()["bucket"] == "-2"
 	snaps, _ := systemLines(t, tbl, "snapshots", nil)
 	for _, line := range snaps {
 		var s struct {
@@ -280,12 +284,14 @@ func checkAccounts(t *testing.T, sc goldenScenario, checked *atomic.Int64) {
 		opts := &paimon.SystemTableOptions{SnapshotID: s.ID}
 		files, _ := systemLines(t, tbl, "files", opts)
 		parts, _ := systemLines(t, tbl, "partitions", opts)
-		require.Equal(t, s.Total, sumOf(t, files, "record_count"), "snapshot %d: files", s.ID)
-		require.Equal(t, s.Total, sumOf(t, parts, "record_count"), "snapshot %d: partitions", s.ID)
+		if !postpone {
+			require.Equal(t, s.Total, sumOf(t, files, "record_count"), "snapshot %d: files", s.ID)
+			require.Equal(t, s.Total, sumOf(t, parts, "record_count"), "snapshot %d: partitions", s.ID)
+		}
 		require.Equal(t, int64(len(files)), sumOf(t, parts, "file_count"), "snapshot %d", s.ID)
 		checked.Add(1)
 	}
-	if len(snaps) > 0 {
+	if len(snaps) > 0 && !postpone { // Java's $buckets lists bucket -2 too
 		files, _ := systemLines(t, tbl, "files", nil)
 		buckets, _ := systemLines(t, tbl, "buckets", nil)
 		require.Equal(t, int64(len(files)), sumOf(t, buckets, "file_count"))

@@ -98,6 +98,11 @@ func TestFilesTimeTravel(t *testing.T) {
 }
 
 func checkSnapshotTotals(t *testing.T, sc scenario) {
+	if postponeTable(t, sc) {
+		// The postpone bucket's files count in the snapshot's totals, but
+		// Java's $files and $partitions read the real buckets only.
+		return
+	}
 	wh := sc.warehouse()
 	rows := jsonRows(t, runOK(t, "snapshots", "--warehouse", wh, "--output", "jsonl", sc.Table))
 	for i, s := range rows {
@@ -209,4 +214,16 @@ func withoutPartialFiles(lines []string) []string {
 		}
 	}
 	return out
+}
+
+// postponeTable reports a golden table in postpone-bucket mode (bucket -2).
+func postponeTable(t *testing.T, sc scenario) bool {
+	t.Helper()
+	rows := jsonRows(t, runOK(t, "options", "--warehouse", sc.warehouse(), "--output", "jsonl", sc.Table))
+	for _, r := range rows {
+		if r["key"] == "bucket" && r["value"] == "-2" {
+			return true
+		}
+	}
+	return false
 }

@@ -132,6 +132,9 @@ func TestPartitionsAndBucketsGolden(t *testing.T) {
 						return r["partition"].(string) + "#" + r["bucket"].(json.Number).String()
 					}},
 				} {
+					if tt.cmd == "partitions" && postponeTable(t, sc) {
+						continue // Java's $partitions reads the real buckets only
+					}
 					want := expectedGroups(t, sc, tt.key)
 					rows := jsonRows(t, runOK(t, tt.cmd, "--warehouse", sc.warehouse(), "--output", "jsonl", sc.Table))
 					require.Len(t, rows, len(want), tt.cmd)
