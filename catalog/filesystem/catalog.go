@@ -17,10 +17,6 @@ import (
 // Catalog.DB_SUFFIX).
 const DatabaseSuffix = ".db"
 
-// branchMarker separates a table name from a branch name in Java's
-// "table$branch_name" notation; any other '$' names a system table.
-const branchMarker = "$branch_"
-
 func init() {
 	catalog.RegisterMetastore(catalog.DefaultMetastore, open)
 }
@@ -198,43 +194,15 @@ func (c *Catalog) LoadTable(ctx context.Context, id paimon.Identifier) (*paimon.
 	return t, nil
 }
 
-// normalize validates id and splits a "table$branch_name" table name.
+// normalize validates id and splits a "table$branch_name" table name
+// (catalog.NormalizeIdentifier).
 func normalize(id paimon.Identifier) (paimon.Identifier, error) {
-	if err := checkName(id.Database); err != nil {
-		return id, fmt.Errorf("filesystem catalog: database %q: %w", id.Database, err)
+	n, err := catalog.NormalizeIdentifier(id)
+	if err != nil {
+		return n, fmt.Errorf("filesystem catalog: %w", err)
 	}
-	if name, branch, ok := strings.Cut(id.Table, branchMarker); ok && id.Branch == "" &&
-		!strings.Contains(name, "$") && !strings.Contains(branch, "$") {
-		id.Table, id.Branch = name, branch
-	}
-	if strings.Contains(id.Table, "$") {
-		return id, fmt.Errorf("filesystem catalog: system table %s.%s: %w", id.Database, id.Table, paimon.ErrUnsupported)
-	}
-	if err := checkName(id.Table); err != nil {
-		return id, fmt.Errorf("filesystem catalog: table %q: %w", id.Table, err)
-	}
-	if id.Branch == paimon.MainBranch {
-		id.Branch = ""
-	}
-	if id.Branch != "" {
-		if err := checkName(id.Branch); err != nil {
-			return id, fmt.Errorf("filesystem catalog: branch %q: %w", id.Branch, err)
-		}
-	}
-	return id, nil
+	return n, nil
 }
 
-// checkName rejects names that cannot be a single directory name: empty,
-// with a path separator, or containing "..", so an identifier can never
-// reach outside the warehouse.
-func checkName(name string) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("%w: empty name", catalog.ErrInvalidIdentifier)
-	case strings.ContainsAny(name, `/\`):
-		return fmt.Errorf("%w: path separator in %q", catalog.ErrInvalidIdentifier, name)
-	case name == "." || strings.Contains(name, ".."):
-		return fmt.Errorf("%w: %q", catalog.ErrInvalidIdentifier, name)
-	}
-	return nil
-}
+// checkName is catalog.CheckName.
+func checkName(name string) error { return catalog.CheckName(name) }

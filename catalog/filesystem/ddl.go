@@ -188,35 +188,19 @@ func (c *Catalog) AlterTable(ctx context.Context, id paimon.Identifier, changes 
 	return nil
 }
 
-// checkDatabaseName refuses names that are not a single directory name and
-// the system database (Java CatalogUtils.checkNotSystemDatabase).
+// checkDatabaseName is catalog.CheckDatabaseName.
 func checkDatabaseName(name string) error {
-	if err := checkName(name); err != nil {
-		return fmt.Errorf("filesystem catalog: database %q: %w", name, err)
-	}
-	if name == catalog.SystemDatabase {
-		return fmt.Errorf("filesystem catalog: %w: %q is the system database", catalog.ErrInvalidIdentifier, name)
+	if err := catalog.CheckDatabaseName(name); err != nil {
+		return fmt.Errorf("filesystem catalog: %w", err)
 	}
 	return nil
 }
 
-// ddlIdentifier validates id for a DDL operation: names checked as for
-// LoadTable, the system database and system tables refused, and a branch
-// only where the operation allows one (Java checkNotSystemTable,
-// checkNotBranch).
+// ddlIdentifier is catalog.DDLIdentifier.
 func ddlIdentifier(id paimon.Identifier, allowBranch bool) (paimon.Identifier, error) {
-	if err := checkDatabaseName(id.Database); err != nil {
-		return id, err
-	}
-	n, err := normalize(id)
-	if errors.Is(err, paimon.ErrUnsupported) {
-		return id, fmt.Errorf("filesystem catalog: %w: %s.%s is a system table", catalog.ErrInvalidIdentifier, id.Database, id.Table)
-	}
+	n, err := catalog.DDLIdentifier(id, allowBranch)
 	if err != nil {
-		return id, err
-	}
-	if n.Branch != "" && !allowBranch {
-		return id, fmt.Errorf("filesystem catalog: %w: %s names a branch, not a table", catalog.ErrInvalidIdentifier, n)
+		return n, fmt.Errorf("filesystem catalog: %w", err)
 	}
 	return n, nil
 }

@@ -479,73 +479,29 @@ func objectName(id paimon.Identifier) string {
 
 const branchMarker = "$branch_"
 
-// normalize validates id and splits a "table$branch_name" table name (the
-// rules of the filesystem catalog, so that names stay directory names).
+// normalize is catalog.NormalizeIdentifier (the filesystem catalog's name
+// rules, so that names stay directory names).
 func normalize(id paimon.Identifier) (paimon.Identifier, error) {
-	if err := checkName(id.Database); err != nil {
-		return id, wrapf(err, "database %q", id.Database)
-	}
-	if name, branch, ok := strings.Cut(id.Table, branchMarker); ok && id.Branch == "" &&
-		!strings.Contains(name, "$") && !strings.Contains(branch, "$") {
-		id.Table, id.Branch = name, branch
-	}
-	if strings.Contains(id.Table, "$") {
-		return id, fmt.Errorf("rest catalog: system table %s.%s: %w", id.Database, id.Table, paimon.ErrUnsupported)
-	}
-	if err := checkName(id.Table); err != nil {
-		return id, wrapf(err, "table %q", id.Table)
-	}
-	if id.Branch == paimon.MainBranch {
-		id.Branch = ""
-	}
-	if id.Branch != "" {
-		if err := checkName(id.Branch); err != nil {
-			return id, wrapf(err, "branch %q", id.Branch)
-		}
-	}
-	return id, nil
-}
-
-// checkName refuses names that cannot be one directory name.
-func checkName(name string) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("%w: empty name", catalog.ErrInvalidIdentifier)
-	case strings.ContainsAny(name, `/\`):
-		return fmt.Errorf("%w: path separator in %q", catalog.ErrInvalidIdentifier, name)
-	case name == "." || strings.Contains(name, ".."):
-		return fmt.Errorf("%w: %q", catalog.ErrInvalidIdentifier, name)
-	}
-	return nil
-}
-
-// checkDatabaseName also refuses the system database (Java
-// CatalogUtils.checkNotSystemDatabase).
-func checkDatabaseName(name string) error {
-	if err := checkName(name); err != nil {
-		return wrapf(err, "database %q", name)
-	}
-	if name == catalog.SystemDatabase {
-		return fmt.Errorf("rest catalog: %w: %q is the system database", catalog.ErrInvalidIdentifier, name)
-	}
-	return nil
-}
-
-// ddlIdentifier validates id for DDL (Java checkNotSystemTable,
-// checkNotBranch).
-func ddlIdentifier(id paimon.Identifier, allowBranch bool) (paimon.Identifier, error) {
-	if err := checkDatabaseName(id.Database); err != nil {
-		return id, err
-	}
-	n, err := normalize(id)
-	if errors.Is(err, paimon.ErrUnsupported) {
-		return id, fmt.Errorf("rest catalog: %w: %s.%s is a system table", catalog.ErrInvalidIdentifier, id.Database, id.Table)
-	}
+	n, err := catalog.NormalizeIdentifier(id)
 	if err != nil {
-		return id, err
+		return n, fmt.Errorf("rest catalog: %w", err)
 	}
-	if n.Branch != "" && !allowBranch {
-		return id, fmt.Errorf("rest catalog: %w: %s names a branch, not a table", catalog.ErrInvalidIdentifier, n)
+	return n, nil
+}
+
+func checkName(name string) error { return catalog.CheckName(name) }
+
+func checkDatabaseName(name string) error {
+	if err := catalog.CheckDatabaseName(name); err != nil {
+		return fmt.Errorf("rest catalog: %w", err)
+	}
+	return nil
+}
+
+func ddlIdentifier(id paimon.Identifier, allowBranch bool) (paimon.Identifier, error) {
+	n, err := catalog.DDLIdentifier(id, allowBranch)
+	if err != nil {
+		return n, fmt.Errorf("rest catalog: %w", err)
 	}
 	return n, nil
 }

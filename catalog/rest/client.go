@@ -271,22 +271,23 @@ type errorResponse struct {
 // DefaultErrorHandler): the server's message, its request id when it sent
 // one, and sentinels by status code.
 func (c *client) errorOf(req request, resp *http.Response, data []byte) error {
+	// As Java 2.0.0's HttpClient: a parsed message is shown unless it
+	// looks like it holds a secret; an unparseable body is never echoed
+	// (it may hold credentials).
 	var er errorResponse
-	isJSON := json.Unmarshal(data, &er) == nil
 	code := resp.StatusCode
-	if er.Code != nil && *er.Code != 0 && er.Message != "" {
+	var msg string
+	switch err := json.Unmarshal(data, &er); {
+	case err != nil:
+		msg = fmt.Sprintf("unparseable error response body (HTTP %d)", code)
+	case er.Message == "":
+		msg = strings.ToLower(http.StatusText(code))
+	default:
+		msg = redactText(c.scrub(clip(er.Message, 512)))
+	}
+	if er.Code != nil && *er.Code != 0 {
 		code = *er.Code
 	}
-	msg := er.Message
-	if msg == "" {
-		if !isJSON {
-			msg = strings.TrimSpace(string(data))
-		}
-		if msg == "" {
-			msg = http.StatusText(resp.StatusCode)
-		}
-	}
-	msg = c.scrub(clip(msg, 512))
 	if id := requestID(resp.Header); id != "" {
 		msg += " (request id " + clip(id, 128) + ")"
 	}
@@ -390,3 +391,30 @@ type redacted struct {
 
 func (r *redacted) Error() string { return r.msg }
 func (r *redacted) Unwrap() error { return r.err }
+
+// sensitiveMarkers are Java 2.0.0 SensitiveConfigUtils' text markers: a
+// server message mentioning one is shown as "******".
+var sensitiveMarkers = []string{"password", "secret", "token", "credential", "accesskey", "accountkey",
+	"encryptionkey", "authorization", "privatekey", "apikey", "signature", "sas"}
+
+// redactText mirrors Java SensitiveConfigUtils.redactText.
+func redactText(s string) string {
+	lower := strings.ToLower(s)
+	for _, m := range []string{"sig=", `"sig"`, "'sig'"} {
+		if strings.Contains(lower, m) {
+			return "******"
+		}
+	}
+	var norm strings.Builder
+	for _, r := range lower {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			norm.WriteRune(r)
+		}
+	}
+	for _, m := range sensitiveMarkers {
+		if strings.Contains(norm.String(), m) {
+			return "******"
+		}
+	}
+	return s
+}

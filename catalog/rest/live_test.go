@@ -160,7 +160,13 @@ func goRead(t *testing.T, tbl *paimon.Table) []string {
 
 func javaDump(t *testing.T, warehouse, table string) []string {
 	t.Helper()
-	java, err := interop.Java(interop.RESTServerVersion)
+	return javaDumpWith(t, interop.RESTServerVersion, warehouse, table)
+}
+
+// javaDumpWith reads the table with Java Paimon version's RESTCatalog.
+func javaDumpWith(t *testing.T, version, warehouse, table string) []string {
+	t.Helper()
+	java, err := interop.Java(version)
 	require.NoError(t, err)
 	out, err := java.Run(context.Background(), "dump", warehouse, table)
 	require.NoError(t, err)
@@ -211,7 +217,9 @@ func TestLiveGoWritesJavaReads(t *testing.T) {
 	want := canonLines(t, liveRows(0, 80))
 	require.Equal(t, want, goRead(t, tbl))
 	wh := srv.CatalogOptionsFile(t, map[string]string{"token.provider": "bear", "token": liveToken})
-	require.Equal(t, want, javaDump(t, wh, "db.t"))
+	for _, v := range interop.JavaVersions {
+		require.Equal(t, want, javaDumpWith(t, v, wh, "db.t"), "Java %s's RESTCatalog", v)
+	}
 }
 
 func TestLiveJavaWritesGoReads(t *testing.T) {
@@ -236,7 +244,7 @@ func TestLiveJavaWritesGoReads(t *testing.T) {
 	require.Len(t, got, 4)
 	require.Equal(t, javaDump(t, wh, "jdb.jt"), got)
 
-	// And Go appends to the Java table, through the server, on top.
+	// The server knows Java's two commits.
 	s, _, err := c.LatestSnapshot(ctx, tbl.Identifier())
 	require.NoError(t, err)
 	require.Equal(t, int64(2), s.ID)

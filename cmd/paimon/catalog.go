@@ -161,18 +161,8 @@ func tableLocation(ctx context.Context, f *catalogFlags, warehouse string, id pa
 	return strings.TrimRight(warehouse, "/") + "/" + id.Database + ".db/" + id.Table
 }
 
-// loadTable opens the catalog at warehouse and loads the named table. The
-// returned close function releases the catalog (and its file system); the
-// table must not be used after it.
+// loadTable opens the catalog at warehouse, without catalog options, and
+// loads the named table (see catalogFlags.loadTable).
 func loadTable(ctx context.Context, warehouse string, id paimon.Identifier) (*paimon.Table, func(), error) {
-	cat, err := catalog.Open(ctx, warehouse, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	tbl, err := cat.LoadTable(ctx, id)
-	if err != nil {
-		_ = cat.Close()
-		return nil, nil, err
-	}
-	return tbl, func() { _ = cat.Close() }, nil
+	return (&catalogFlags{}).loadTable(ctx, warehouse, id)
 }
