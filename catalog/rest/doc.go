@@ -55,7 +55,10 @@
 // file system is opened with its token's storage options merged over the
 // catalog options (Java RESTTokenFileIO), by an opener registered for the
 // path's scheme (RegisterDataFS) or Options.DataFS, and reopened with a
-// fresh token an hour before the old one expires.
+// fresh token an hour before the old one expires. Blank-importing
+// catalog/rest/s3token registers openers for s3://, s3a:// and oss://
+// paths that use the token's keys (fs.s3.accessKeyId, fs.s3a.access.key,
+// fs.oss.accessKeyId ...); this package itself links no cloud SDK.
 //
 // # Errors and secrets
 //

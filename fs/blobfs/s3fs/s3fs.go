@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"gocloud.dev/blob/s3blob"
 
@@ -57,6 +58,10 @@ type Options struct {
 	// require. (For an endpoint given as an IP address the SDK does so on
 	// its own.)
 	UsePathStyle bool
+	// AccessKey, SecretKey and SessionToken, when AccessKey is set, are
+	// the credentials to use instead of the configuration's (a REST
+	// catalog's data token, say).
+	AccessKey, SecretKey, SessionToken string
 	// FS tunes the file system. Its ErrorCode is always this package's.
 	FS *blobfs.Options
 }
@@ -83,6 +88,9 @@ func Open(ctx context.Context, bucket, prefix string, opts *Options) (*blobfs.FS
 	}
 	if o.Region != "" {
 		cfg.Region = o.Region
+	}
+	if o.AccessKey != "" {
+		cfg.Credentials = aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(o.AccessKey, o.SecretKey, o.SessionToken))
 	}
 	client := s3.NewFromConfig(cfg, func(so *s3.Options) {
 		if o.Endpoint != "" {
