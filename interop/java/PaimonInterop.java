@@ -356,10 +356,15 @@ public class PaimonInterop {
                 writeRows(catalog.getTable(id), op, true, ioManager);
                 return;
             case "compact":
+                // Flink's compact action and Spark's compact procedure turn write-only off
+                // for the compaction job (CompactAction, CompactProcedure).
                 compact(
-                        catalog.getTable(id),
+                        catalog.getTable(id).copy(Collections.singletonMap("write-only", "false")),
                         ioManager,
                         op.get("full") == null || Boolean.TRUE.equals(op.get("full")));
+                return;
+            case "deleteRows":
+                deleteRowsWithDeletionVectors((FileStoreTable) catalog.getTable(id), op);
                 return;
             case "tag":
                 {
@@ -526,6 +531,103 @@ public class PaimonInterop {
                 write.compact(e.partition(), e.bucket(), full);
             }
             commit.commit(write.prepareCommit());
+        }
+    }
+
+    /**
+     * {"op":"deleteRows","column":"id","values":[1,2]}: deletes the rows of an append table with
+     * deletion-vectors.enabled whose INT/BIGINT column holds one of the values, the way Spark's
+     * DELETE does (PaimonSparkWriter.persistDeletionVectors): positions found by reading each data
+     * file raw, merged into the file's vector by the table's delete-file maintainer (per partition
+     * for unaware buckets, per bucket otherwise), committed as index files only.
+     */
+    private static void deleteRowsWithDeletionVectors(FileStoreTable fst, Map<String, Object> op)
+            throws Exception {
+        if (!fst.primaryKeys().isEmpty() || !fst.coreOptions().deletionVectorsEnabled()) {
+            throw new IllegalArgumentException("deleteRows needs an append table with deletion vectors");
+        }
+        String column = asString(op.get("column"), "column");
+        Set<Long> values = new java.util.HashSet<>();
+        for (Object v : asList(op.get("values"), "values")) {
+            values.add(asLong(v, "values[]"));
+        }
+        int idx = fst.rowType().getFieldIndex(column);
+        if (idx < 0) {
+            throw new IllegalArgumentException("no column " + column);
+        }
+        boolean isInt = fst.rowType().getTypeAt(idx).getTypeRoot() == org.apache.paimon.types.DataTypeRoot.INTEGER;
+        org.apache.paimon.Snapshot snapshot = fst.snapshotManager().latestSnapshot();
+        org.apache.paimon.index.IndexFileHandler handler = fst.store().newIndexFileHandler();
+        boolean unaware = fst.bucketMode() == BucketMode.BUCKET_UNAWARE;
+        Map<String, org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer> maintainers =
+                new LinkedHashMap<>();
+        for (Split split : fst.newReadBuilder().newScan().plan().splits()) {
+            DataSplit ds = (DataSplit) split;
+            for (org.apache.paimon.io.DataFileMeta file : ds.dataFiles()) {
+                DataSplit one =
+                        DataSplit.builder()
+                                .withSnapshot(ds.snapshotId())
+                                .withPartition(ds.partition())
+                                .withBucket(ds.bucket())
+                                .withBucketPath(ds.bucketPath())
+                                .withTotalBuckets(ds.totalBuckets())
+                                .withDataFiles(Collections.singletonList(file))
+                                .rawConvertible(true)
+                                .build();
+                org.apache.paimon.deletionvectors.DeletionVector dv =
+                        fst.coreOptions().deletionVectorBitmap64()
+                                ? new org.apache.paimon.deletionvectors.Bitmap64DeletionVector()
+                                : new org.apache.paimon.deletionvectors.BitmapDeletionVector();
+                long[] pos = {0};
+                try (RecordReader<InternalRow> reader = fst.newRead().createReader(one)) {
+                    reader.forEachRemaining(
+                            row -> {
+                                long v = isInt ? row.getInt(idx) : row.getLong(idx);
+                                if (!row.isNullAt(idx) && values.contains(v)) {
+                                    dv.delete(pos[0]);
+                                }
+                                pos[0]++;
+                            });
+                }
+                if (dv.isEmpty()) {
+                    continue;
+                }
+                String key = HEX.formatHex(ds.partition().toBytes()) + "/" + ds.bucket();
+                org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer m = maintainers.get(key);
+                if (m == null) {
+                    m =
+                            unaware
+                                    ? org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer
+                                            .forUnawareAppend(handler, snapshot, ds.partition())
+                                    : org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer
+                                            .forBucketedAppend(handler, snapshot, ds.partition(), ds.bucket());
+                    maintainers.put(key, m);
+                }
+                m.notifyNewDeletionVector(file.fileName(), dv);
+            }
+        }
+        List<CommitMessage> messages = new ArrayList<>();
+        for (org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer m : maintainers.values()) {
+            List<org.apache.paimon.index.IndexFileMeta> added = new ArrayList<>();
+            List<org.apache.paimon.index.IndexFileMeta> deleted = new ArrayList<>();
+            for (org.apache.paimon.manifest.IndexManifestEntry e : m.persist()) {
+                (e.kind() == org.apache.paimon.manifest.FileKind.ADD ? added : deleted).add(e.indexFile());
+            }
+            messages.add(
+                    new org.apache.paimon.table.sink.CommitMessageImpl(
+                            m.getPartition(),
+                            m.getBucket(),
+                            null,
+                            new org.apache.paimon.io.DataIncrement(
+                                    Collections.emptyList(), Collections.emptyList(), Collections.emptyList(),
+                                    added, deleted),
+                            org.apache.paimon.io.CompactIncrement.emptyIncrement()));
+        }
+        if (messages.isEmpty()) {
+            return;
+        }
+        try (BatchTableCommit commit = fst.newBatchWriteBuilder().newCommit()) {
+            commit.commit(messages);
         }
     }
 
