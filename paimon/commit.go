@@ -122,6 +122,24 @@ type TableCommit struct {
 	// deferExpire skips the expiration after an APPEND snapshot that a
 	// COMPACT snapshot of the same commit follows.
 	deferExpire bool
+	// hook, set by tests only, is called at the points of an attempt
+	// named in hookPoint with the snapshot id the attempt aims at.
+	hook func(ctx context.Context, point hookPoint, id int64)
+}
+
+// hookPoint names a point of a commit attempt where tests pause it.
+type hookPoint string
+
+const (
+	hookBase    hookPoint = "base"    // the latest snapshot was read; nothing computed yet
+	hookPublish hookPoint = "publish" // the manifests are written; the snapshot is not created yet
+	hookVerify  hookPoint = "verify"  // the snapshot was created; it is not verified yet
+)
+
+func (c *TableCommit) at(ctx context.Context, point hookPoint, id int64) {
+	if c.hook != nil {
+		c.hook(ctx, point, id)
+	}
 }
 
 // NewCommit returns a committer for the table.
@@ -562,6 +580,7 @@ type attemptOutcome int
 const (
 	outcomePublished attemptOutcome = iota
 	outcomeLostRace                 // someone else created snapshot-<id>: nothing of ours is visible
+	outcomeForked                   // our snapshot-<id> recreated an expired id and was removed
 	outcomeUnknown                  // publishing failed in a way that may or may not have landed
 )
 
@@ -578,6 +597,7 @@ func (c *TableCommit) tryCommit(ctx context.Context, provide changesProvider, id
 	start := time.Now()
 	var uncertainSince *int64 // latest snapshot id before an attempt whose outcome is unknown
 	var lastErr error
+	var added []manifest.ManifestEntry // the entries of the last attempt, to recognise its snapshot
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return nil, wrapUnknown(uncertainSince != nil, err)
@@ -588,7 +608,7 @@ func (c *TableCommit) tryCommit(ctx context.Context, provide changesProvider, id
 		}
 		if uncertainSince != nil && latest != nil {
 			// The previous attempt may have landed: look for it.
-			s, err := c.findCommitted(ctx, *uncertainSince+1, latest, identifier, kind)
+			s, err := c.findCommitted(ctx, *uncertainSince+1, latest, identifier, kind, added)
 			if err != nil {
 				return nil, wrapUnknown(true, err)
 			}
@@ -596,24 +616,39 @@ func (c *TableCommit) tryCommit(ctx context.Context, provide changesProvider, id
 				return c.succeeded(ctx, s, identifier, attempt)
 			}
 		}
+		if latest == nil {
+			c.at(ctx, hookBase, snapshot.FirstSnapshotID)
+		} else {
+			c.at(ctx, hookBase, latest.ID+1)
+		}
 		ch, err := provide(ctx, latest)
 		if err != nil {
-			return nil, wrapUnknown(uncertainSince != nil, err)
-		}
-		snap, outcome, err := c.tryCommitOnce(ctx, latest, ch, identifier, kind, detectConflicts)
-		switch {
-		case err != nil && outcome != outcomeUnknown:
-			return nil, wrapUnknown(uncertainSince != nil, err)
-		case outcome == outcomePublished:
-			return c.succeeded(ctx, snap, identifier, attempt+1)
-		case outcome == outcomeUnknown:
-			id := int64(0)
-			if latest != nil {
-				id = latest.ID
+			if !c.baseVanished(ctx, latest, err) {
+				return nil, wrapUnknown(uncertainSince != nil, err)
 			}
-			uncertainSince, lastErr = &id, err
-		default:
-			lastErr = fmt.Errorf("snapshot %d was created by another writer", snap.ID)
+			lastErr = fmt.Errorf("snapshot %d expired while the commit was computed from it: %w", latest.ID, err)
+		} else {
+			added = ch.files
+			snap, outcome, err := c.tryCommitOnce(ctx, latest, ch, identifier, kind, detectConflicts)
+			switch {
+			case err != nil && outcome != outcomeUnknown:
+				if !c.baseVanished(ctx, latest, err) {
+					return nil, wrapUnknown(uncertainSince != nil, err)
+				}
+				lastErr = fmt.Errorf("snapshot %d expired while the commit was computed from it: %w", latest.ID, err)
+			case outcome == outcomePublished:
+				return c.succeeded(ctx, snap, identifier, attempt+1)
+			case outcome == outcomeUnknown:
+				id := int64(0)
+				if latest != nil {
+					id = latest.ID
+				}
+				uncertainSince, lastErr = &id, err
+			case outcome == outcomeForked:
+				lastErr = fmt.Errorf("snapshot %d had expired while the commit stalled; it was recreated on outdated history and removed", snap.ID)
+			default:
+				lastErr = fmt.Errorf("snapshot %d was created by another writer", snap.ID)
+			}
 		}
 		if attempt >= c.cfg.maxRetries || (c.cfg.timeout > 0 && time.Since(start) > c.cfg.timeout) {
 			err := fmt.Errorf("%w: commit failed after %d attempts in %v: %w", ErrCommitConflict, attempt+1,
@@ -668,8 +703,11 @@ func (c *TableCommit) succeeded(ctx context.Context, s *snapshot.Snapshot, ident
 }
 
 // findCommitted looks for a snapshot in [from, latest] with this user,
-// identifier and kind.
-func (c *TableCommit) findCommitted(ctx context.Context, from int64, latest *snapshot.Snapshot, identifier int64, kind snapshot.CommitKind) (*snapshot.Snapshot, error) {
+// identifier and kind, published by an attempt whose outcome was unknown.
+// A match that recreated an expired id (verifyLanded) is removed and the
+// search goes on.
+func (c *TableCommit) findCommitted(ctx context.Context, from int64, latest *snapshot.Snapshot, identifier int64,
+	kind snapshot.CommitKind, files []manifest.ManifestEntry) (*snapshot.Snapshot, error) {
 	for id := max(from, snapshot.FirstSnapshotID); id <= latest.ID; id++ {
 		s := latest
 		if id != latest.ID {
@@ -681,8 +719,26 @@ func (c *TableCommit) findCommitted(ctx context.Context, from int64, latest *sna
 				return nil, err
 			}
 		}
-		if s.CommitUser == c.user && s.CommitIdentifier == identifier && s.CommitKind == kind {
+		if s.CommitUser != c.user || s.CommitIdentifier != identifier || s.CommitKind != kind {
+			continue
+		}
+		verdict, err := c.verifyLanded(ctx, s, nil, false, files)
+		if err != nil {
+			return nil, err
+		}
+		switch verdict {
+		case landed:
 			return s, nil
+		case forked:
+			if err := c.removeOwnSnapshot(ctx, s.ID); err != nil {
+				return nil, err
+			}
+		default:
+			if err := c.removeOwnSnapshot(ctx, s.ID); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: snapshot %d recreated an id that had expired, and snapshot %d cannot tell whether it was built on it",
+				ErrCommitUncertain, s.ID, s.ID+1)
 		}
 	}
 	return nil, nil
@@ -716,13 +772,12 @@ func (c *TableCommit) tryCommitOnce(ctx context.Context, latest *snapshot.Snapsh
 	if c.t.publisher != nil {
 		return c.publishThrough(ctx, c.t.publisher, snap, ch)
 	}
+	c.at(ctx, hookPublish, newID)
 	err = fs.WriteFile(ctx, c.meta.fsys, c.meta.SnapshotPath(newID), snap.Encode(), &fs.CreateOptions{IfNotExist: true})
 	switch {
 	case err == nil:
-		c.mw.reset()
-		// The LATEST hint only speeds up readers; a failure is harmless.
-		_ = fs.WriteFile(ctx, c.meta.fsys, c.meta.branchPath(snapshotDir, latestHint), snapshot.FormatHint(newID), nil)
-		return snap, outcomePublished, nil
+		c.at(ctx, hookVerify, newID)
+		return c.afterPublish(ctx, snap, latest, ch.files)
 	case errors.Is(err, iofs.ErrExist):
 		c.mw.removeWritten(context.WithoutCancel(ctx))
 		return snap, outcomeLostRace, nil
@@ -732,6 +787,38 @@ func (c *TableCommit) tryCommitOnce(ctx context.Context, latest *snapshot.Snapsh
 	default:
 		c.mw.reset() // may be referenced by a published snapshot
 		return snap, outcomeUnknown, fmt.Errorf("paimon: publish %s: %w", c.meta.SnapshotPath(newID), err)
+	}
+}
+
+// afterPublish verifies a snapshot this attempt created (verifyLanded):
+// a landed one gets the LATEST hint; a fork is removed with the attempt's
+// manifests and retried like a lost race; an undecided one is removed and
+// reported as uncertain.
+func (c *TableCommit) afterPublish(ctx context.Context, snap, base *snapshot.Snapshot, files []manifest.ManifestEntry) (*snapshot.Snapshot, attemptOutcome, error) {
+	verdict, err := c.verifyLanded(ctx, snap, base, true, files)
+	if err != nil {
+		c.mw.reset() // may be referenced by a published snapshot
+		return snap, outcomeUnknown, fmt.Errorf("paimon: snapshot %d was published but could not be checked against the table's history: %w", snap.ID, err)
+	}
+	switch verdict {
+	case landed:
+		c.mw.reset()
+		c.writeLatestHint(ctx, snap.ID)
+		return snap, outcomePublished, nil
+	case forked:
+		if err := c.removeOwnSnapshot(ctx, snap.ID); err != nil {
+			c.mw.reset()
+			return snap, outcomeUnknown, err
+		}
+		c.mw.removeWritten(context.WithoutCancel(ctx))
+		return snap, outcomeForked, nil
+	default:
+		c.mw.reset() // a snapshot built on ours would reference them
+		if err := c.removeOwnSnapshot(ctx, snap.ID); err != nil {
+			return snap, outcomeUnknown, err
+		}
+		return nil, outcomeLostRace, &unknownOutcomeError{fmt.Errorf("%w: snapshot %d recreated an id that had expired, and snapshot %d cannot tell whether it was built on it (the commit added no file)",
+			ErrCommitUncertain, snap.ID, snap.ID+1)}
 	}
 }
 

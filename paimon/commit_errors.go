@@ -9,6 +9,15 @@ var (
 	// commit.max-retries allows. Nothing of it is visible.
 	ErrCommitConflict = errors.New("paimon: commit conflict")
 
+	// ErrCommitUncertain reports a commit whose outcome cannot be
+	// decided: it may have landed in a snapshot that has since expired
+	// without a record of it (an expiration by Java or by an older
+	// version), or its snapshot recreated an id whose successor cannot
+	// tell whether it was built on it. The commit's files are kept. Check
+	// the table's data before committing the same batch again, under a new
+	// commit user if it is missing.
+	ErrCommitUncertain = errors.New("paimon: commit outcome uncertain")
+
 	// ErrSchemaChanged reports files written under a schema that is no
 	// longer the table's latest: the table was altered while they were
 	// written. Rewrite the data with a writer opened on the new schema.

@@ -33,7 +33,16 @@ type ExpireOptions struct {
 	// Now is the clock the age of snapshots is measured with (time.Now
 	// when nil).
 	Now func() time.Time
+	// CommitGrace keeps every snapshot that was the latest less than this
+	// long ago (whose successor is younger), whatever the rules above
+	// say: a commit in flight may be computed from it, and would have to
+	// start over if it expired. 0 means DefaultCommitGrace; a negative
+	// value turns the grace off (Java has none).
+	CommitGrace time.Duration
 }
+
+// DefaultCommitGrace is ExpireOptions.CommitGrace when unset.
+const DefaultCommitGrace = time.Minute
 
 // ExpireResult says what ExpireSnapshots did. Counts are of files actually
 // removed; files already gone (an earlier, interrupted run) are not counted.
@@ -178,7 +187,28 @@ func (e *expirer) expire(ctx context.Context) error {
 		// for the latest snapshot.
 		end = latest
 	}
+	if end, err = e.applyCommitGrace(ctx, earliest, end); err != nil {
+		return err
+	}
 	return e.expireUntil(ctx, earliest, end)
+}
+
+// applyCommitGrace lowers end to the first snapshot whose successor was
+// committed within the commit grace (ExpireOptions.CommitGrace).
+func (e *expirer) applyCommitGrace(ctx context.Context, earliest, end int64) (int64, error) {
+	for id := earliest; id < end; id++ {
+		next, err := e.meta.ReadSnapshot(ctx, id+1)
+		if errors.Is(err, ErrSnapshotNotFound) {
+			continue // expired concurrently
+		}
+		if err != nil {
+			return 0, err
+		}
+		if next.TimeMillis > e.cfg.graceCutoffMillis {
+			return id, nil
+		}
+	}
+	return end, nil
 }
 
 // minConsumerNextSnapshot mirrors Java ConsumerManager.minNextSnapshot: the

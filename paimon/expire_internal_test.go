@@ -70,8 +70,12 @@ func TestResolveExpireConfig(t *testing.T) {
 			opts: ExpireOptions{RetainMin: 1, RetainMax: 2, OlderThan: time.Minute, MaxDeletes: 9,
 				CleanEmptyDirectories: new(bool), Now: clock},
 			want: expireConfig{retainMin: 1, retainMax: 2, maxDeletes: 9, olderThanMillis: now.UnixMilli() - 60_000}},
-		{name: "no time protection", opts: ExpireOptions{OlderThan: -1},
-			want: expireConfig{retainMin: 10, retainMax: math.MaxInt32, maxDeletes: 50, olderThanMillis: math.MaxInt64}},
+		{name: "no time protection", opts: ExpireOptions{OlderThan: -1, CommitGrace: -1},
+			want: expireConfig{retainMin: 10, retainMax: math.MaxInt32, maxDeletes: 50, olderThanMillis: math.MaxInt64,
+				graceCutoffMillis: math.MaxInt64}},
+		{name: "commit grace", opts: ExpireOptions{CommitGrace: 5 * time.Minute, Now: clock},
+			want: expireConfig{retainMin: 10, retainMax: math.MaxInt32, maxDeletes: 50, olderThanMillis: 9 * 3_600_000,
+				graceCutoffMillis: now.UnixMilli() - 300_000}},
 		{name: "changelog longer than snapshots", table: map[string]string{"changelog.num-retained.min": "11"},
 			opts: ExpireOptions{Now: clock}, want: expireConfig{retainMin: 10, retainMax: math.MaxInt32, maxDeletes: 50,
 				olderThanMillis: 9 * 3_600_000, changelogDecoupled: true}},
@@ -94,6 +98,9 @@ func TestResolveExpireConfig(t *testing.T) {
 			require.NoError(t, err)
 			want := tc.want
 			want.threads = runtime.GOMAXPROCS(0)
+			if want.graceCutoffMillis == 0 {
+				want.graceCutoffMillis = now.UnixMilli() - DefaultCommitGrace.Milliseconds()
+			}
 			require.Equal(t, want, *got)
 		})
 	}

@@ -47,7 +47,11 @@ type expireConfig struct {
 	retainMin, retainMax int
 	// olderThanMillis is "now - snapshot.time-retained": snapshots committed
 	// at or after it are kept.
-	olderThanMillis       int64
+	olderThanMillis int64
+	// graceCutoffMillis is "now - commit grace": a snapshot whose
+	// successor was committed after it is kept (math.MaxInt64 without
+	// grace).
+	graceCutoffMillis     int64
 	maxDeletes            int
 	cleanEmptyDirs        bool
 	consumerChangelogOnly bool
@@ -137,6 +141,14 @@ func resolveExpireConfig(table map[string]string, o *ExpireOptions) (*expireConf
 		c.olderThanMillis = math.MaxInt64
 	} else {
 		c.olderThanMillis = now().UnixMilli() - timeRetain.Milliseconds()
+	}
+	switch grace := o.CommitGrace; {
+	case grace < 0:
+		c.graceCutoffMillis = math.MaxInt64
+	case grace == 0:
+		c.graceCutoffMillis = now().UnixMilli() - DefaultCommitGrace.Milliseconds()
+	default:
+		c.graceCutoffMillis = now().UnixMilli() - grace.Milliseconds()
 	}
 	return c, nil
 }

@@ -203,14 +203,22 @@ func (m *TableMeta) LatestSnapshotID(ctx context.Context) (id int64, ok bool, er
 }
 
 // EarliestSnapshotID returns the id of the oldest snapshot still present,
-// trusting the EARLIEST hint when that snapshot exists.
+// trusting the EARLIEST hint when that snapshot exists and the one before
+// it does not (Java checks only the first; a damaged or stale hint above
+// an existing snapshot would make expiration skip snapshots).
 func (m *TableMeta) EarliestSnapshotID(ctx context.Context) (id int64, ok bool, err error) {
 	if hint, herr := m.readHint(ctx, earliestHint); herr == nil && hint > 0 {
 		exists, err := fs.Exists(ctx, m.fsys, m.SnapshotPath(hint))
 		if err != nil {
 			return 0, false, err
 		}
-		if exists {
+		prev := false
+		if exists && hint > snapshot.FirstSnapshotID {
+			if prev, err = fs.Exists(ctx, m.fsys, m.SnapshotPath(hint-1)); err != nil {
+				return 0, false, err
+			}
+		}
+		if exists && !prev {
 			return hint, true, nil
 		}
 	}

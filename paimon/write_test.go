@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -666,7 +667,11 @@ func TestCommitExpiresSnapshots(t *testing.T) {
 	tbl, fsys := newWriteTable(t, true, map[string]string{
 		"snapshot.num-retained.min": "3", "snapshot.num-retained.max": "3",
 	})
-	c := newCommit(t, tbl, "")
+	// Each commit two minutes after the previous one: snapshots leave the
+	// commit grace (a minute after their successor) before they expire.
+	clock := time.Now()
+	c, err := tbl.NewCommit(&paimon.CommitOptions{Now: func() time.Time { clock = clock.Add(2 * time.Minute); return clock }})
+	require.NoError(t, err)
 	var all [][]any
 	var expired []int64
 	for i := 0; i < 8; i++ {

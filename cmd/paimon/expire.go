@@ -21,6 +21,11 @@ references. Unset flags take the table options snapshot.num-retained.min
 (10), snapshot.num-retained.max (unlimited), snapshot.time-retained (1 h)
 and snapshot.expire.limit (50).
 
+Beyond Java's rules, a snapshot that was the latest less than
+--commit-grace ago (1 min by default) is kept: a commit in flight may be
+computed from it. --commit-grace 0 turns this off; do that only when no
+writer is committing.
+
 DURATION is a number and a unit as in table options ("30 min", "2 h",
 "7 d") or a Go duration ("1h30m"); --older-than 0 expires snapshots
 whatever their age.
@@ -35,12 +40,13 @@ type expireArgs struct {
 
 func parseExpireArgs(e *env, c *command, args []string) (*expireArgs, error) {
 	var a expireArgs
-	var retainMin, retainMax, olderThan, maxDeletes string
+	var retainMin, retainMax, olderThan, maxDeletes, grace string
 	fs := newFlagSet(c)
 	fs.StringVar(&retainMin, "retain-min", "", "keep at least the `N` newest snapshots")
 	fs.StringVar(&retainMax, "retain-max", "", "keep at most the `N` newest snapshots, whatever their age")
 	fs.StringVar(&olderThan, "older-than", "", "expire only snapshots committed more than `DURATION` ago")
 	fs.StringVar(&maxDeletes, "max-deletes", "", "expire at most `N` snapshots in this run")
+	fs.StringVar(&grace, "commit-grace", "", "keep snapshots that were the latest less than `DURATION` ago (default 1 min)")
 	var err error
 	if a.tableArgs, err = parseTable(e, c, fs, args, tableSpec{formats: healthFormats}); err != nil {
 		return nil, err
@@ -68,6 +74,16 @@ func parseExpireArgs(e *env, c *command, args []string) (*expireArgs, error) {
 		a.opts.OlderThan = d
 		if d == 0 {
 			a.opts.OlderThan = -1 // no time protection
+		}
+	}
+	if set["commit-grace"] {
+		d, err := parseUserDuration(grace)
+		if err != nil || d < 0 {
+			return nil, usagef(c.name, "--commit-grace %q: want a duration such as 30s, \"2 min\" or 0", grace)
+		}
+		a.opts.CommitGrace = d
+		if d == 0 {
+			a.opts.CommitGrace = -1 // no grace
 		}
 	}
 	return &a, nil

@@ -141,3 +141,19 @@ func TestRollbackCommand(t *testing.T) {
 	runUsage(t, "--snapshot", "rollback", w, table, "--snapshot", "-1")
 	require.True(t, strings.HasPrefix(runOK(t, "help", "rollback"), "Usage: paimon rollback"))
 }
+
+// TestExpireCommitGrace: snapshots that were the latest less than
+// --commit-grace ago are kept (a commit may be computed from them), unless
+// the grace is turned off.
+func TestExpireCommitGrace(t *testing.T) {
+	wh := newTable(t, `{"fields": [{"name": "id", "type": "INT"}], "options": {"bucket": "-1"}}`)
+	csv := writeTemp(t, "in.csv", "id\n1\n")
+	for range 3 {
+		runOK(t, "load", "--warehouse", wh, "db.t", csv)
+	}
+	require.Equal(t, "Nothing to expire in db.t: 3 snapshots (1..3).\n",
+		runOK(t, "expire", "--warehouse", wh, "db.t", "--retain-min", "1", "--older-than", "0"))
+	require.Contains(t, runOK(t, "expire", "--warehouse", wh, "db.t", "--retain-min", "1", "--older-than", "0", "--commit-grace", "0"),
+		"Expired 2 snapshots of db.t (1..2)")
+	runUsage(t, "--commit-grace", "expire", "--warehouse", wh, "db.t", "--commit-grace", "-1s")
+}

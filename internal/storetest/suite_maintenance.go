@@ -79,7 +79,7 @@ func testExpireSnapshots(t *testing.T, fsys fs.FS) {
 	wants[5] = concat(wants[4], rowsOf(90, 120))
 
 	before := dataFiles(listFiles(t, fsys, tablePath))
-	res, err := tbl.ExpireSnapshots(ctx, &paimon.ExpireOptions{RetainMin: 2, RetainMax: 2, OlderThan: -1})
+	res, err := tbl.ExpireSnapshots(ctx, &paimon.ExpireOptions{RetainMin: 2, RetainMax: 2, OlderThan: -1, CommitGrace: -1})
 	require.NoError(t, err)
 	require.Equal(t, []int64{1, 2, 3}, res.Expired)
 	require.Equal(t, len(replaced), res.DeletedDataFiles)
@@ -106,7 +106,7 @@ func testExpireSnapshots(t *testing.T, fsys fs.FS) {
 	_, err = scanLines(t, tbl, paimon.WithSnapshotID(1))
 	require.ErrorIs(t, err, paimon.ErrSnapshotNotFound)
 
-	res, err = tbl.ExpireSnapshots(ctx, &paimon.ExpireOptions{RetainMin: 2, RetainMax: 2, OlderThan: -1})
+	res, err = tbl.ExpireSnapshots(ctx, &paimon.ExpireOptions{RetainMin: 2, RetainMax: 2, OlderThan: -1, CommitGrace: -1})
 	require.NoError(t, err)
 	require.Empty(t, res.Expired)
 	noOrphans(t, tbl)
@@ -156,7 +156,7 @@ func testTagsAndRollback(t *testing.T, fsys fs.FS) {
 
 	// Expire snapshots 1 and 2: the tags hold their files, including those
 	// the overwrite in snapshot 3 replaced.
-	res, err := tbl.ExpireSnapshots(ctx, &paimon.ExpireOptions{RetainMin: 1, RetainMax: 1, OlderThan: -1})
+	res, err := tbl.ExpireSnapshots(ctx, &paimon.ExpireOptions{RetainMin: 1, RetainMax: 1, OlderThan: -1, CommitGrace: -1})
 	require.NoError(t, err)
 	require.Equal(t, []int64{1, 2}, res.Expired)
 	require.Zero(t, res.DeletedDataFiles)
