@@ -73,7 +73,7 @@ func (s *Scan) incrementalMode(st *scanState) string {
 // entries, grouped by partition and bucket. The files are read one after
 // the other without merging, every row with its row kind (Java
 // MergeFileSplitRead.createNoMergeReader for streaming splits).
-func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) error {
+func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan, bp *branchPlan) error {
 	meta := s.table.meta
 	start, end := s.spec.IncrementalStart, s.spec.IncrementalEnd
 	earliest, ok, err := meta.EarliestSnapshotID(ctx)
@@ -150,6 +150,9 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan) e
 			}
 			files = append(files, e)
 		}
+	}
+	if files, err = bp.apply(st, files); err != nil {
+		return nameManifest(err, meta, kept, entries)
 	}
 	plan.Stats.Files = len(files)
 	if files, err = st.pruner.pruneEntries(ctx, files, &plan.Stats); err != nil {

@@ -49,15 +49,17 @@ type PlanStats struct {
 	RowCount int64
 }
 
-// Plan reads the snapshot's manifests and returns the splits to read.
-func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
+// planOne plans the scan on its table's branch alone; bp, when not nil,
+// collects or excludes partitions for a read across two branches
+// (branch_read.go).
+func (s *Scan) planOne(ctx context.Context, bp *branchPlan) (*Plan, error) {
 	st, err := s.resolve(ctx)
 	if err != nil {
 		return nil, err
 	}
 	plan := &Plan{SchemaID: st.schema.ID, state: st}
 	if s.incremental() {
-		if err := s.planIncremental(ctx, st, plan); err != nil {
+		if err := s.planIncremental(ctx, st, plan, bp); err != nil {
 			return nil, err
 		}
 		return plan, nil
@@ -94,6 +96,9 @@ func (s *Scan) Plan(ctx context.Context) (*Plan, error) {
 			continue
 		}
 		files = append(files, e)
+	}
+	if files, err = bp.apply(st, files); err != nil {
+		return nil, nameManifest(err, meta, kept, entries)
 	}
 	plan.Stats.Files = len(files)
 	files, err = st.pruner.pruneEntries(ctx, files, &plan.Stats)

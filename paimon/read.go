@@ -50,11 +50,15 @@ type splitReader struct {
 	mem       memory.Allocator
 	remaining int64 // rows still allowed by the limit; 0 without limit
 	limited   bool
+	inBranch  bool // reading a split of the other branch (readBranchSplit)
 }
 
 // readSplit reads one split; it returns false when the consumer stopped,
 // an error was yielded or the limit was reached.
 func (r *splitReader) readSplit(ctx context.Context, sp *Split, yield func(arrow.RecordBatch, error) bool) bool {
+	if sp.Branch != "" && !r.inBranch {
+		return r.readBranchSplit(ctx, sp, yield)
+	}
 	var dvs map[string]*index.DeletionVector
 	if sp.DeletionFiles != nil {
 		var err error

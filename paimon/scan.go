@@ -228,16 +228,10 @@ func (s *Scan) ReadSplits(ctx context.Context, splits ...Split) iter.Seq2[arrow.
 		if len(splits) == 0 {
 			return
 		}
-		st, err := s.resolveFor(ctx, splits[0].SnapshotID)
+		st, err := s.stateForSplits(ctx, splits)
 		if err != nil {
 			yield(nil, err)
 			return
-		}
-		for i := range splits {
-			if splits[i].SnapshotID != splits[0].SnapshotID {
-				yield(nil, fmt.Errorf("%w: splits of snapshots %d and %d in one read", ErrInvalidScan, splits[0].SnapshotID, splits[i].SnapshotID))
-				return
-			}
 		}
 		s.readSplits(ctx, st, splits, yield)
 	}
@@ -257,7 +251,7 @@ func (s *Scan) NewReader(ctx context.Context, splits ...Split) (array.RecordRead
 		}
 		st, splits = plan.state, plan.Splits
 	} else {
-		st, err = s.resolveFor(ctx, splits[0].SnapshotID)
+		st, err = s.stateForSplits(ctx, splits)
 		if err != nil {
 			return nil, err
 		}

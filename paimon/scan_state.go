@@ -32,6 +32,9 @@ type scanState struct {
 	// rowTracking and dataEvolution are the schema's row-tracking.enabled
 	// and data-evolution.enabled (see row_tracking.go, data_evolution.go).
 	rowTracking, dataEvolution bool
+	// branch reads the splits of the other branch of a fallback or
+	// primary-branch read (branch_read.go); nil otherwise.
+	branch *branchRead
 
 	mergeOnce sync.Once // mergeConfig, for primary-key tables
 	merge     *mergeConfig

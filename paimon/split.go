@@ -40,6 +40,11 @@ type Split struct {
 	// RawConvertible is true when the files can be read one after the
 	// other without merging (always true for append tables).
 	RawConvertible bool `json:"rawConvertible"`
+	// Branch names the branch the files belong to when it is not the
+	// scanned table's own: the fallback or primary branch of a table with
+	// scan.fallback-branch or scan.primary-branch. SnapshotID is then that
+	// branch's snapshot.
+	Branch string `json:"branch,omitempty"`
 }
 
 // DeletionFile locates the deletion vector of one data file inside an index

@@ -484,3 +484,43 @@ dump("postpone-bucket-compacted", plan("postpone_bucket_compacted",
            {"name": "inc-0-3", "incremental": "0,3"},
            {"name": "inc-2-6", "incremental": "2,6"},
            {"name": "inc-3-4-delta", "incremental": "3,4", "incrementalMode": "delta"}]))
+
+# ---------------------------------------------------------------- fallback and primary branches
+# scan.fallback-branch: partitions the table's branch lacks are read from the fallback branch (Java
+# FallbackReadFileStoreTable); scan.primary-branch: partitions the primary branch has are read from it.
+# Time travel carries a snapshot id over to the other branch by time; an incremental range applies to both.
+dump("fallback-branch", plan("fallback_branch",
+    [F(0, "dt", "STRING NOT NULL"), F(1, "id", "INT"), F(2, "v", "STRING")],
+    [{"op": "create"},
+     W([{"dt": "a", "id": 1, "v": "main-a1"}]),
+     {"op": "createBranch", "name": "fb"},
+     dict(W([{"dt": "a", "id": 2, "v": "fb-a2"}, {"dt": "b", "id": 3, "v": "fb-b3"}]), branch="fb"),
+     dict(W([{"dt": "c", "id": 4, "v": "fb-c4"}, {"dt": "e", "id": 7, "v": None}]), branch="fb"),
+     {"op": "alter", "changes": [{"setOption": {"key": "scan.fallback-branch", "value": "fb"}}]},
+     W([{"dt": "c", "id": 5, "v": "main-c5"}]),
+     W([{"dt": "d", "id": 6, "v": "main-d6"}])],
+    part=["dt"], options={"file.format": "parquet"},
+    dumps=[{"name": "branch-fb", "branch": "fb"},
+           {"name": "audit", "system": "audit_log"},
+           {"name": "cols", "cols": ["v", "dt"]},
+           {"name": "filter-dt", "filter": "dt = \"b\""},
+           {"name": "filter-dt-c", "filter": "dt = \"c\""},
+           {"name": "filter-id", "filter": "id >= 3"},
+           {"name": "filter-v-null", "filter": "v is null"},
+           {"name": "inc-1-2", "incremental": "1,2"},
+           {"name": "inc-0-2", "incremental": "0,2"}]))
+
+dump("primary-branch", plan("primary_branch",
+    [F(0, "dt", "STRING NOT NULL"), F(1, "id", "INT"), F(2, "v", "STRING")],
+    [{"op": "create"},
+     W([{"dt": "a", "id": 1, "v": "main-a1"}, {"dt": "b", "id": 2, "v": "main-b2"}]),
+     {"op": "createBranch", "name": "pb"},
+     dict(W([{"dt": "b", "id": 20, "v": "pb-b20"}, {"dt": "c", "id": 30, "v": "pb-c30"}]), branch="pb"),
+     {"op": "alter", "changes": [{"setOption": {"key": "scan.primary-branch", "value": "pb"}}]},
+     W([{"dt": "d", "id": 4, "v": "main-d4"}, {"dt": "b", "id": 5, "v": "main-b5"}])],
+    part=["dt"], options={"file.format": "parquet"},
+    dumps=[{"name": "branch-pb", "branch": "pb"},
+           {"name": "cols", "cols": ["id"]},
+           {"name": "filter-dt", "filter": "dt = \"b\""},
+           {"name": "filter-id", "filter": "id < 10"},
+           {"name": "inc-0-1", "incremental": "0,1"}]))
