@@ -1,0 +1,154 @@
+package paimon_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/testtable"
+	"github.com/paimon-go/paimon-go/paimon"
+)
+
+// The writer of TestWriterAndCompactorProcesses.
+const (
+	wcCommits = 60
+	wcRows    = 20
+)
+
+// TestWriterAndCompactorProcesses runs a writer process committing 60
+// appends and a compactor process compacting the same table (by trigger,
+// and every third run fully) until the writer is done, as a streaming
+// ingester next to Java's dedicated compaction job would (the table is
+// write-only, so the writer leaves compaction to the job). Every
+// acknowledged row must be there exactly once, and the compactor must have
+// committed compactions in between.
+//
+// With two compactor processes, their compactions race: a compaction that
+// loses (its files were compacted by the other) fails with
+// ErrCommitConflict and removes its files; nothing else changes.
+func TestWriterAndCompactorProcesses(t *testing.T) {
+	if os.Getenv("PAIMON_WC_ROLE") != "" {
+		t.Skip("helper process")
+	}
+	for _, n := range []int{1, 2} {
+		t.Run(fmt.Sprintf("compactors=%d", n), func(t *testing.T) { testWriterAndCompactors(t, n) })
+	}
+}
+
+func testWriterAndCompactors(t *testing.T, compactors int) {
+	ctx := context.Background()
+	tbl, fsys := newWriteTable(t, true, map[string]string{
+		"bucket": "2", "bucket-key": "id", "write-only": "true",
+		"commit.max-retries": "10000", "commit.max-retry-wait": "100 ms",
+	})
+	root := fsys.(*localfs.FS).Root()
+	done := filepath.Join(t.TempDir(), "writer-done")
+	start := func(role string) (*exec.Cmd, *strings.Builder) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWriterCompactorProcess$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "PAIMON_WC_ROLE="+role+","+root+","+done)
+		out := &strings.Builder{}
+		cmd.Stdout, cmd.Stderr = out, out
+		require.NoError(t, cmd.Start())
+		return cmd, out
+	}
+	var cmds []*exec.Cmd
+	var outs []*strings.Builder
+	for range compactors {
+		cmd, out := start(fmt.Sprintf("compactor-%d", compactors))
+		cmds, outs = append(cmds, cmd), append(outs, out)
+	}
+	writer, wout := start("writer")
+	require.NoError(t, writer.Wait(), "writer:\n%s", wout.String())
+	var cout strings.Builder
+	for i, cmd := range cmds {
+		require.NoError(t, cmd.Wait(), "compactor:\n%s", outs[i].String())
+		cout.WriteString(outs[i].String())
+	}
+
+	tbl = reopen(t, fsys)
+	requireRows(t, render(t, rowsOf(0, wcCommits*wcRows, 3)), dump(t, tbl))
+	ids, err := tbl.Meta().SnapshotIDs(ctx)
+	require.NoError(t, err)
+	compacts := 0
+	for _, id := range ids {
+		s, err := tbl.Meta().ReadSnapshot(ctx, id)
+		require.NoError(t, err)
+		if s.CommitKind == snapshot.CommitCompact {
+			compacts++
+		}
+	}
+	t.Logf("%d snapshots, %d of them compactions; %d compactions lost a race", len(ids), compacts,
+		strings.Count(cout.String(), "lost to the other compactor"))
+	require.GreaterOrEqual(t, len(ids)-compacts, wcCommits)
+	require.GreaterOrEqual(t, compacts, 3, "compactor:\n%s", cout.String())
+	relCheckClean(t, fsys, "db.db/t")
+}
+
+// TestWriterCompactorProcess is the body of the writer or the compactor.
+func TestWriterCompactorProcess(t *testing.T) {
+	env := os.Getenv("PAIMON_WC_ROLE")
+	if env == "" {
+		t.Skip("run by TestWriterAndCompactorProcesses")
+	}
+	parts := strings.SplitN(env, ",", 3)
+	role, root, done := parts[0], parts[1], parts[2]
+	ctx := context.Background()
+	fsys, err := localfs.New(root, nil)
+	require.NoError(t, err)
+	open := func() *paimon.Table {
+		tbl, err := paimon.OpenTable(ctx, fsys, "db.db/t", nil)
+		require.NoError(t, err)
+		return tbl
+	}
+	if role == "writer" {
+		tbl := open()
+		c, err := tbl.NewCommit(&paimon.CommitOptions{User: "writer"})
+		require.NoError(t, err)
+		w, err := tbl.NewWriter(nil)
+		require.NoError(t, err)
+		defer w.Close(ctx)
+		for i := range wcCommits {
+			rec, err := testtable.BuildRecord(memory.DefaultAllocator, writeFields, rowsOf(i*wcRows, (i+1)*wcRows, 3))
+			require.NoError(t, err)
+			require.NoError(t, w.Write(ctx, rec))
+			rec.Release()
+			msgs, err := w.PrepareCommit(ctx)
+			require.NoError(t, err)
+			_, err = c.Commit(ctx, int64(i+1), msgs)
+			require.NoError(t, err, "commit %d", i)
+			time.Sleep(5 * time.Millisecond)
+		}
+		require.NoError(t, os.WriteFile(done, nil, 0o644))
+		return
+	}
+	alone := role == "compactor-1"
+	for run := 0; ; run++ {
+		_, statErr := os.Stat(done)
+		res, err := open().Compact(ctx, &paimon.CompactOptions{Full: run%3 == 2, Workers: 1,
+			Commit: &paimon.CommitOptions{MaxRetries: 10000, MaxRetryWait: 100 * time.Millisecond}})
+		if errors.Is(err, paimon.ErrCommitConflict) && !alone {
+			fmt.Printf("run %d: lost to the other compactor: %v\n", run, err)
+			continue
+		}
+		// A lone compactor never conflicts: appends delete nothing.
+		require.NoError(t, err, "run %d", run)
+		if res.Commit != nil {
+			fmt.Printf("run %d: snapshot %d, %d files into %d\n", run, res.Commit.Snapshot.ID, res.FilesRewritten, res.FilesWritten)
+		}
+		if statErr == nil {
+			return // one last run after the writer finished
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
