@@ -26,13 +26,16 @@ TABLES_VERSION = "v1"  # bump when bench/java/PaimonBench.java generates differe
 SCALES = {
     # The sizes of issue 8.
     "full": dict(scan_rows=10_000_000, scan_files=10, scan_block_size="8mb", pk_rows=10_000_000, pk_buckets=4,
-                 plan_commits=100, plan_small_files=10_000, plan_large_files=100_000, commit_snapshots=1_000),
+                 plan_commits=100, plan_small_files=10_000, plan_large_files=100_000, commit_snapshots=1_000,
+                 compact_rows=10_000_000, compact_files=1_000),
     # 1/20 of the rows and files, for a quick check of the whole pipeline.
     "small": dict(scan_rows=500_000, scan_files=10, scan_block_size="400kb", pk_rows=500_000, pk_buckets=4,
-                  plan_commits=100, plan_small_files=500, plan_large_files=5_000, commit_snapshots=50),
+                  plan_commits=100, plan_small_files=500, plan_large_files=5_000, commit_snapshots=50,
+                  compact_rows=500_000, compact_files=50),
 }
 
-OPS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv", "plan-10k", "plan-100k", "write-10m", "commit"]
+OPS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv", "plan-10k", "plan-100k", "write-10m", "commit",
+       "compact-1k", "scan-1k", "scan-1k-compacted"]
 IMPLS = ["go", "go-parallel", "java", "java-parallel", "pypaimon", "pypaimon-rust", "raw-pqarrow", "raw-pyarrow"]
 READS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv"]
 # Which implementation is attempted for which operation; a program may still answer "unsupported" (exit 3).
@@ -42,6 +45,12 @@ SUPPORT["filter-1pct"] = ["go", "go-parallel", "java", "java-parallel", "pypaimo
 for _op in ("plan-10k", "plan-100k", "commit"):
     SUPPORT[_op] = ["go", "java", "pypaimon", "pypaimon-rust"]
 SUPPORT["write-10m"] = ["go", "java", "pypaimon", "pypaimon-rust", "raw-pqarrow", "raw-pyarrow"]
+# Compaction: paimon-go's Table.Compact (one rewrite at a time, or GOMAXPROCS) beside Java's dedicated compaction
+# (AppendCompactCoordinator tasks in one thread, or a pool); pypaimon and paimon-rust do not compact.
+COMPACT_OPS = ("compact-1k", "scan-1k", "scan-1k-compacted")
+SUPPORT["compact-1k"] = ["go", "go-parallel", "java", "java-parallel"]
+SUPPORT["scan-1k"] = ["go", "go-parallel", "java", "java-parallel"]
+SUPPORT["scan-1k-compacted"] = ["go", "go-parallel", "java", "java-parallel"]
 
 def descriptions(scale):
     """What each operation does, with the sizes of the scale."""
@@ -59,6 +68,10 @@ def descriptions(scale):
                                                                    scale["plan_commits"]),
         "write-10m": "append %s rows (7 columns, 5 partitions) and commit" % f"{scale['scan_rows']:,}",
         "commit": "one append commit on a table with %s snapshots" % f"{scale['commit_snapshots']:,}",
+        "compact-1k": "compact an append table of %s small files (%s rows): rewrite and commit"
+                      % (f"{scale['compact_files']:,}", f"{scale['compact_rows']:,}"),
+        "scan-1k": "full scan of that table before compaction (%s files)" % f"{scale['compact_files']:,}",
+        "scan-1k-compacted": "full scan of the same rows after Java compacted them",
     }
 
 
@@ -87,6 +100,21 @@ def java_cmd(args):
     cp = os.path.join(args.home, "java-classes") + ":" + os.path.join(args.interop_home, "java", "1.4.2", "lib", "*")
     opts = os.environ.get("PAIMON_BENCH_JAVA_OPTS", "").split()
     return ["java"] + opts + ["-cp", cp, "PaimonBench"]
+
+
+def ensure_compact_tables(args, scale, wh):
+    """The compaction tables, generated once into the warehouse (meta-compact.json) when an operation needs them."""
+    if os.path.exists(os.path.join(wh, "meta-compact.json")):
+        return
+    log("generating the %s compaction tables with Java Paimon 1.4.2 (once)" % args.scale)
+    start = time.time()
+    params = ["%s=%s" % kv for kv in scale.items() if kv[0].startswith("compact_")]
+    with open(os.path.join(os.path.dirname(wh), "gen-compact.log"), "w") as logf:
+        rc = subprocess.call(java_cmd(args) + ["gen-compact", wh] + params, stdout=logf, stderr=subprocess.STDOUT)
+    if rc != 0:
+        log("compaction table generation failed (exit %d); see %s" % (rc, logf.name))
+        sys.exit(1)
+    log("compaction tables generated in %.0f s" % (time.time() - start))
 
 
 def ensure_tables(args, scale):
@@ -124,7 +152,7 @@ def iterations(op, impl, args):
         return 1, 5
     if op == "commit":
         return 1, 10
-    if op == "write-10m":
+    if op in ("write-10m", "compact-1k"):
         return 0, 1
     # Reads: the JVM gets warm-up iterations (JIT); Go and Python have no JIT and are measured cold.
     return (args.jvm_warmup if impl.startswith("java") else 0), 1
@@ -195,17 +223,21 @@ def expected_rows(op, impl, meta, params):
         if table:
             return meta[table]["file_rows"]
         return params["rows"] if op == "write-10m" else None
-    return {
-        "scan-all": meta["scan"]["file_rows"],
-        "scan-2col": meta["scan"]["file_rows"],
-        "filter-1pct": params["hi"] - params["lo"],
-        "pk-dedup": meta["pk"]["distinct"],
-        "pk-dv": meta["pk_dv"]["distinct"],
-        "plan-10k": meta["plan_10k"]["file_rows"],
-        "plan-100k": meta["plan_100k"]["file_rows"],
-        "write-10m": params["rows"],
-        "commit": 10,
+    want = {
+        "scan-all": lambda: meta["scan"]["file_rows"],
+        "scan-2col": lambda: meta["scan"]["file_rows"],
+        "filter-1pct": lambda: params["hi"] - params["lo"],
+        "pk-dedup": lambda: meta["pk"]["distinct"],
+        "pk-dv": lambda: meta["pk_dv"]["distinct"],
+        "plan-10k": lambda: meta["plan_10k"]["file_rows"],
+        "plan-100k": lambda: meta["plan_100k"]["file_rows"],
+        "write-10m": lambda: params["rows"],
+        "commit": lambda: 10,
+        "compact-1k": lambda: meta["compact"]["file_rows"],
+        "scan-1k": lambda: meta["compact"]["file_rows"],
+        "scan-1k-compacted": lambda: meta["compact_done"]["file_rows"],
     }[op]
+    return want()
 
 
 def measure(args, wh, meta, params, ops, impls):
@@ -213,7 +245,8 @@ def measure(args, wh, meta, params, ops, impls):
     scratch_root = os.path.join(args.home, "scratch")
     os.makedirs(scratch_root, exist_ok=True)
     table_of = {"scan-all": "scan", "scan-2col": "scan", "filter-1pct": "scan", "pk-dedup": "pk", "pk-dv": "pk_dv",
-                "plan-10k": "plan_10k", "plan-100k": "plan_100k", "write-10m": "write", "commit": "commit"}
+                "plan-10k": "plan_10k", "plan-100k": "plan_100k", "write-10m": "write", "commit": "commit",
+                "compact-1k": "compact", "scan-1k": "compact", "scan-1k-compacted": "compact_done"}
     for op in ops:
         todo = [i for i in impls if i in SUPPORT[op]]
         dropped = set()
@@ -227,7 +260,7 @@ def measure(args, wh, meta, params, ops, impls):
                     continue
                 warmup, iters = iterations(op, impl, args)
                 target = wh
-                if op in ("write-10m", "commit"):
+                if op in ("write-10m", "commit", "compact-1k"):
                     target = fresh_copy(wh, table_of[op], os.path.join(scratch_root, "warehouse"))
                 argv = command(impl, op, target, params, warmup, iters, args)
                 status, code, stdout, stderr, ru, wall = run_process(argv, args.timeout, scratch_root)
@@ -265,7 +298,7 @@ def measure(args, wh, meta, params, ops, impls):
                     op, impl, rep, rec["status"],
                     "%.4f s" % rec["seconds"] if "seconds" in rec else rec.get("reason", "")[:60],
                     rss // 1024, wall))
-                if op in ("write-10m", "commit"):
+                if op in ("write-10m", "commit", "compact-1k"):
                     shutil.rmtree(os.path.join(scratch_root, "warehouse"), ignore_errors=True)
     return runs
 
@@ -644,15 +677,29 @@ def main():
         if i not in IMPLS:
             ap.error("unknown implementation %s" % i)
     scale = SCALES[args.scale]
-    wh = ensure_tables(args, scale)
+    if ops and all(o in COMPACT_OPS for o in ops) and not args.tables_only:
+        # The compaction operations need only their own tables: skip generating the others.
+        wh = os.path.join(args.home, "tables", "%s-compact-%s" % (args.scale, TABLES_VERSION), "warehouse")
+        os.makedirs(wh, exist_ok=True)
+        for name, body in (("meta.json", {}), (os.path.join("..", "READY"), {"scale": scale, "compact_only": True})):
+            if not os.path.exists(os.path.join(wh, name)):
+                with open(os.path.join(wh, name), "w") as f:
+                    json.dump(body, f)
+    else:
+        wh = ensure_tables(args, scale)
     if args.tables_only:
         print(wh)
         return
+    if any(o in COMPACT_OPS for o in ops):
+        ensure_compact_tables(args, scale, wh)
     with open(os.path.join(wh, "meta.json")) as f:
         meta = json.load(f)
+    if os.path.exists(os.path.join(wh, "meta-compact.json")):
+        with open(os.path.join(wh, "meta-compact.json")) as f:
+            meta.update(json.load(f))
     with open(os.path.join(os.path.dirname(wh), "READY")) as f:
         gen_info = json.load(f)
-    rows = meta["scan"]["file_rows"]
+    rows = meta.get("scan", {}).get("file_rows", 0)
     lo = rows * 42 // 100  # ops.FilterRange in Go
     params = dict(lo=lo, hi=lo + rows // 100, rows=rows)
     env = environment(args, repo)

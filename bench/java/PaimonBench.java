@@ -87,6 +87,9 @@ public final class PaimonBench {
             case "gen":
                 Gen.all(args[1], kv);
                 break;
+            case "gen-compact":
+                Gen.compactTables(args[1], kv);
+                break;
             case "run":
                 Run.op(args[1], kv);
                 break;
@@ -245,6 +248,7 @@ public final class PaimonBench {
                 log("commit table in %.1f s", (System.nanoTime() - t0) / 1e9);
                 catalog.createTable(Identifier.create(DB, "write"), appendSchema().build(), false);
                 meta.put("write", Map.of("rows", 0));
+
             } finally {
                 deleteRecursively(io);
             }
@@ -277,6 +281,55 @@ public final class PaimonBench {
                 }
             }
             return describe(catalog.getTable(id), "scan");
+        }
+
+        /**
+         * The tables of the compaction benchmark (issue 18), generated into an existing warehouse, their
+         * descriptions in meta-compact.json: "compact" (small files) and "compact_done" (the same rows, compacted
+         * by Java's dedicated compaction).
+         */
+        static void compactTables(String warehouse, Map<String, String> kv) throws Exception {
+            long compactRows = need(kv, "compact_rows");
+            long compactFiles = need(kv, "compact_files");
+            Map<String, Object> meta = new LinkedHashMap<>();
+            Path io = Files.createTempDirectory("paimon-bench-io");
+            try (Catalog catalog = openCatalog(warehouse); IOManager ioManager = IOManager.create(io.toString())) {
+                catalog.createDatabase(DB, true);
+                long t0 = System.nanoTime();
+                meta.put("compact", smallFilesTable(catalog, ioManager, "compact", compactRows, (int) compactFiles));
+                smallFilesTable(catalog, ioManager, "compact_done", compactRows, (int) compactFiles);
+                compactAppend((FileStoreTable) catalog.getTable(Identifier.create(DB, "compact_done")), true);
+                meta.put("compact_done", describe(catalog.getTable(Identifier.create(DB, "compact_done")), "compact_done"));
+                log("compact tables in %.1f s", (System.nanoTime() - t0) / 1e9);
+            } finally {
+                deleteRecursively(io);
+            }
+            Files.write(Paths.get(warehouse, "meta-compact.json"), Json.write(meta).getBytes(StandardCharsets.UTF_8));
+        }
+
+        /**
+         * The compaction benchmark's table: the append table's rows written in `files` commits of contiguous
+         * ids (so each commit writes one small file, in one day partition), write-only so that nothing compacts.
+         */
+        static Map<String, Object> smallFilesTable(Catalog catalog, IOManager ioManager, String name, long rows, int files)
+                throws Exception {
+            Identifier id = Identifier.create(DB, name);
+            catalog.createTable(id, appendSchema().build(), false);
+            Table table = catalog.getTable(id).copy(Map.of("write-only", "true"));
+            long per = rows / files;
+            for (int f = 0; f < files; f++) {
+                long from = f * per;
+                long to = f == files - 1 ? rows : from + per;
+                BatchWriteBuilder wb = table.newBatchWriteBuilder();
+                try (BatchTableWrite w = wb.newWrite().withIOManager(ioManager); BatchTableCommit c = wb.newCommit()) {
+                    AppendRows chunk = new AppendRows(from, (int) (to - from), rows);
+                    for (int i = 0; i < chunk.n; i++) {
+                        w.write(chunk.row(i));
+                    }
+                    c.commit(w.prepareCommit());
+                }
+            }
+            return describe(catalog.getTable(id), name);
         }
 
         /** Value of key k in run r: fixed per (k, r), so the run that wins is visible in the row. */
@@ -519,6 +572,53 @@ public final class PaimonBench {
         }
     }
 
+    /**
+     * Java's dedicated compaction of an unaware-bucket append table, as Spark's compact procedure runs it
+     * (CompactProcedure.compactUnAwareBucketTable): one AppendCompactCoordinator batch run, every task rewritten
+     * (in one thread, or on a pool of one thread per core), one commit. Returns the rows written.
+     */
+    static long compactAppend(FileStoreTable table, boolean parallel) throws Exception {
+        List<org.apache.paimon.append.AppendCompactTask> tasks;
+        try {
+            tasks = new org.apache.paimon.append.AppendCompactCoordinator(table, false).run();
+        } catch (org.apache.paimon.table.source.EndOfScanException e) {
+            tasks = Collections.emptyList();
+        }
+        String user = java.util.UUID.randomUUID().toString();
+        List<CommitMessage> msgs = new ArrayList<>();
+        int threads = parallel ? Runtime.getRuntime().availableProcessors() : 1;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<CommitMessage>> futures = new ArrayList<>();
+            for (org.apache.paimon.append.AppendCompactTask task : tasks) {
+                futures.add(pool.submit(() -> {
+                    org.apache.paimon.operation.BaseAppendFileStoreWrite write =
+                            (org.apache.paimon.operation.BaseAppendFileStoreWrite) table.store().newWrite(user);
+                    try {
+                        return task.doCompact(table, write);
+                    } finally {
+                        write.close();
+                    }
+                }));
+            }
+            for (Future<CommitMessage> f : futures) {
+                msgs.add(f.get());
+            }
+        } finally {
+            pool.shutdown();
+        }
+        long rows = 0;
+        for (CommitMessage m : msgs) {
+            for (DataFileMeta f : ((org.apache.paimon.table.sink.CommitMessageImpl) m).compactIncrement().compactAfter()) {
+                rows += f.rowCount();
+            }
+        }
+        try (org.apache.paimon.table.sink.TableCommitImpl c = table.newCommit(user)) {
+            c.commit(msgs);
+        }
+        return rows;
+    }
+
     static void commitRows(Table table, IOManager ioManager, long from, int n) throws Exception {
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
         List<CommitMessage> msgs = writeRows(table, ioManager, wb, from, n);
@@ -605,6 +705,20 @@ public final class PaimonBench {
                         };
                         break;
                     }
+                    case "compact-1k": {
+                        FileStoreTable t = (FileStoreTable) catalog.getTable(Identifier.create(DB, "compact"));
+                        if (warmup > 0 || iters != 1) {
+                            throw new IllegalArgumentException("compact-1k runs once per process");
+                        }
+                        body = () -> compactAppend(t, parallel);
+                        break;
+                    }
+                    case "scan-1k":
+                        body = readBody(catalog.getTable(Identifier.create(DB, "compact")), null, null, parallel, threads);
+                        break;
+                    case "scan-1k-compacted":
+                        body = readBody(catalog.getTable(Identifier.create(DB, "compact_done")), null, null, parallel, threads);
+                        break;
                     case "commit": {
                         Table t = catalog.getTable(Identifier.create(DB, "commit"));
                         long[] next = {1_000_000_000L};

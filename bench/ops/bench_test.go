@@ -38,7 +38,7 @@ func BenchmarkRead(b *testing.B) {
 	wh, meta := benchWarehouse(b)
 	lo, hi := FilterRange(meta["scan"].FileRows)
 	ctx := context.Background()
-	for _, op := range []string{OpScanAll, OpScan2Col, OpFilter, OpPKDedup, OpPKDV} {
+	for _, op := range []string{OpScanAll, OpScan2Col, OpFilter, OpPKDedup, OpPKDV, OpScan1k, OpScan1kCompacted} {
 		for _, impl := range []string{ImplGo, ImplGoParallel, ImplRaw} {
 			body, err := prepare(ctx, op, impl, Options{Warehouse: wh, Lo: lo, Hi: hi})
 			if err != nil {
@@ -168,4 +168,35 @@ func appendArrowSchemaOf(b *testing.B, wh string) *arrow.Schema {
 		b.Fatal(err)
 	}
 	return sc
+}
+
+// BenchmarkCompact times the compaction of the 1,000-file append table,
+// each iteration on a fresh copy (copying is not timed).
+func BenchmarkCompact(b *testing.B) {
+	wh, _ := benchWarehouse(b)
+	ctx := context.Background()
+	for _, impl := range []string{ImplGo, ImplGoParallel} {
+		b.Run(impl, func(b *testing.B) {
+			var rows int64
+			for range b.N {
+				b.StopTimer()
+				copyWH := b.TempDir()
+				src := filepath.Join(wh, DB+".db", "compact")
+				if err := os.CopyFS(filepath.Join(copyWH, DB+".db", "compact"), os.DirFS(src)); err != nil {
+					b.Fatal(err)
+				}
+				body, err := prepare(ctx, OpCompact, impl, Options{Warehouse: copyWH})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				n, _, err := body(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rows = n
+			}
+			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
 }

@@ -29,17 +29,23 @@ const (
 
 // Operation names, shared with the Java and Python programs.
 const (
-	OpScanAll   = "scan-all"
-	OpScan2Col  = "scan-2col"
-	OpFilter    = "filter-1pct"
-	OpPKDedup   = "pk-dedup"
-	OpPKDV      = "pk-dv"
-	OpPlan10k   = "plan-10k"
-	OpPlan100k  = "plan-100k"
-	OpWrite     = "write-10m"
-	OpCommit    = "commit"
-	DB          = "bench"
-	commitBatch = 10 // rows of each commit of the commit benchmark
+	OpScanAll  = "scan-all"
+	OpScan2Col = "scan-2col"
+	OpFilter   = "filter-1pct"
+	OpPKDedup  = "pk-dedup"
+	OpPKDV     = "pk-dv"
+	OpPlan10k  = "plan-10k"
+	OpPlan100k = "plan-100k"
+	OpWrite    = "write-10m"
+	OpCommit   = "commit"
+	// OpCompact compacts an append table of 1,000 small files (issue 18);
+	// OpScan1k and OpScan1kCompacted read that table before and after a
+	// compaction (Java's, at generation time).
+	OpCompact         = "compact-1k"
+	OpScan1k          = "scan-1k"
+	OpScan1kCompacted = "scan-1k-compacted"
+	DB                = "bench"
+	commitBatch       = 10 // rows of each commit of the commit benchmark
 )
 
 // Options configures one run of an operation.
@@ -120,8 +126,10 @@ func prepare(ctx context.Context, op, impl string, o Options) (timedBody, error)
 		return nil, fmt.Errorf("%w: no warehouse", ErrBadOptions)
 	}
 	switch op {
-	case OpScanAll, OpScan2Col, OpFilter, OpPKDedup, OpPKDV:
+	case OpScanAll, OpScan2Col, OpFilter, OpPKDedup, OpPKDV, OpScan1k, OpScan1kCompacted:
 		return prepareRead(ctx, op, impl, o)
+	case OpCompact:
+		return prepareCompact(ctx, impl, o)
 	case OpPlan10k, OpPlan100k:
 		if impl != ImplGo {
 			return nil, fmt.Errorf("%w: %s by %s", ErrUnsupported, op, impl)

@@ -16,6 +16,9 @@ var readTables = map[string]string{
 	OpFilter:   "scan",
 	OpPKDedup:  "pk",
 	OpPKDV:     "pk_dv",
+
+	OpScan1k:          "compact",
+	OpScan1kCompacted: "compact_done",
 }
 
 // projected is the two-column projection of scan-2col (Java projection
