@@ -64,12 +64,12 @@ type Strategy interface {
 // num-sorted-run.compaction-trigger runs, merge enough of the newest to
 // come back to it.
 type Universal struct {
-	MaxSizeAmp   int // compaction.max-size-amplification-percent (200)
-	SizeRatio    int // compaction.size-ratio (1)
-	RunTrigger   int // num-sorted-run.compaction-trigger (5)
-	EarlyFull    *EarlyFullCompaction
-	OffPeak      *OffPeakHours
-	Now          func() time.Time // the hour of the off-peak ratio; nil means time.Now
+	MaxSizeAmp int // compaction.max-size-amplification-percent (200)
+	SizeRatio  int // compaction.size-ratio (1)
+	RunTrigger int // num-sorted-run.compaction-trigger (5)
+	EarlyFull  *EarlyFullCompaction
+	OffPeak    *OffPeakHours
+	Now        func() time.Time // the hour of the off-peak ratio; nil means time.Now
 }
 
 // Pick is UniversalCompaction.pick.
