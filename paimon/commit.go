@@ -81,6 +81,13 @@ type CommitResult struct {
 	// itself succeeded; a later commit or an explicit ExpireSnapshots
 	// finishes the job.
 	ExpireErr error
+	// CompactErr is why the compaction carried by the messages was not
+	// published (a concurrent commit removed or compacted its input files,
+	// say), when the new files themselves were: the commit succeeded, the
+	// compaction's output files were removed and its input files stay
+	// live, so the next compaction picks them up again. Java's writer
+	// fails over in that case; a library caller keeps its data committed.
+	CompactErr error
 }
 
 // commitConfig is CommitOptions resolved against the table options.

@@ -328,14 +328,15 @@ func (c *TableCommit) unawareBucket() bool {
 
 // commitCompactionAfter publishes the compaction side of msgs after the
 // APPEND snapshot res (nil when the messages had no new files). When the
-// APPEND snapshot landed and the compaction did not, the result of the
-// APPEND snapshot is returned with the error: the new files are committed,
-// the compaction is not (its files are removed; its Before files stay).
+// APPEND snapshot landed and the compaction did not, the commit succeeded:
+// the result of the APPEND snapshot is returned with CompactErr set (the
+// compaction's files are removed; its Before files stay live).
 func (c *TableCommit) commitCompactionAfter(ctx context.Context, identifier int64, msgs []CommitMessage, res *CommitResult) (*CommitResult, error) {
 	cres, err := c.commitCompaction(ctx, identifier, msgs)
 	if err != nil {
 		if res != nil {
-			return res, fmt.Errorf("paimon: snapshot %d with the new files was committed, but their compaction was not: %w", res.Snapshot.ID, err)
+			res.CompactErr = fmt.Errorf("paimon: snapshot %d with the new files was committed, but their compaction was not: %w", res.Snapshot.ID, err)
+			return res, nil
 		}
 		return nil, err
 	}

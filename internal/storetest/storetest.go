@@ -22,6 +22,7 @@ func Run(t *testing.T, newFS func(t *testing.T) fs.FS) {
 		{"FilterProjection", testFilterProjection},
 		{"OverwritePartition", testOverwritePartition},
 		{"ConcurrentCommits", testConcurrentCommits},
+		{"ConcurrentCommitsCompacting", testConcurrentCommitsCompacting},
 		{"OverwriteVsAppend", testOverwriteVsAppend},
 		{"ExpireSnapshots", testExpireSnapshots},
 		{"TagsAndRollback", testTagsAndRollback},

@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"sort"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,7 +26,9 @@ func racingCommit(tbl *paimon.Table, user string) (*paimon.TableCommit, error) {
 // is the running total, and every row is read once.
 func testConcurrentCommits(t *testing.T, fsys fs.FS) {
 	const writers, commits, perCommit = 4, 3, 6
-	tbl := createTable(t, fsys, parquetFixed, nil)
+	// write-only: the writers' own compactions would add COMPACT snapshots
+	// (and may lose to each other); this suite counts APPEND commits.
+	tbl := createTable(t, fsys, parquetFixed, map[string]string{"write-only": "true"})
 	type result struct {
 		ids []int64
 		err error
@@ -87,6 +90,67 @@ func testConcurrentCommits(t *testing.T, fsys fs.FS) {
 	require.Len(t, seen, total)
 	tbl = reopen(t, fsys)
 	requireRows(t, render(t, tbl.Schema().Fields, rowsOf(0, total*perCommit)), read(t, tbl), "latest snapshot")
+}
+
+// testConcurrentCommitsCompacting races committers whose writers compact
+// their bucket after every prepare (the default when a table is not
+// write-only), so compactions lose to each other's commits: every commit
+// still succeeds (a lost compaction is reported in CommitResult.CompactErr,
+// its output removed), every APPEND lands exactly once, and every row is
+// read once.
+func testConcurrentCommitsCompacting(t *testing.T, fsys fs.FS) {
+	const writers, commits, perCommit = 4, 4, 6
+	tbl := createTable(t, fsys, parquetFixed, map[string]string{"compaction.min.file-num": "2"})
+	errs := make(chan error, writers)
+	var lost atomic.Int64 // compactions that lost a race (reported, not failed)
+	for g := 0; g < writers; g++ {
+		go func() {
+			errs <- func() error {
+				c, err := racingCommit(tbl, fmt.Sprintf("writer-%d", g))
+				if err != nil {
+					return err
+				}
+				for i := 0; i < commits; i++ {
+					from := (g*commits + i) * perCommit
+					msgs, err := PrepareRows(ctx, tbl, rowsOf(from, from+perCommit), perCommit)
+					if err != nil {
+						return fmt.Errorf("writer %d commit %d: %w", g, i+1, err)
+					}
+					res, err := c.Commit(ctx, int64(i+1), msgs)
+					if err != nil {
+						return fmt.Errorf("writer %d commit %d: %w", g, i+1, err)
+					}
+					if res.Snapshot == nil {
+						return fmt.Errorf("writer %d commit %d: nothing published", g, i+1)
+					}
+					if res.CompactErr != nil {
+						lost.Add(1)
+					}
+				}
+				return nil
+			}()
+		}()
+	}
+	for range writers {
+		require.NoError(t, <-errs)
+	}
+	t.Logf("%d compactions lost a race and were reported in CompactErr", lost.Load())
+	ids, err := tbl.Meta().SnapshotIDs(ctx)
+	require.NoError(t, err)
+	appends := map[string]bool{}
+	for _, id := range ids {
+		s, err := tbl.Meta().ReadSnapshot(ctx, id)
+		require.NoError(t, err)
+		if s.CommitKind != "APPEND" {
+			continue
+		}
+		key := fmt.Sprintf("%s/%d", s.CommitUser, s.CommitIdentifier)
+		require.False(t, appends[key], "%s appended twice", key)
+		appends[key] = true
+	}
+	require.Len(t, appends, writers*commits)
+	tbl = reopen(t, fsys)
+	requireRows(t, render(t, tbl.Schema().Fields, rowsOf(0, writers*commits*perCommit)), read(t, tbl), "latest snapshot")
 }
 
 // testOverwriteVsAppend races an overwrite of a partition against an
