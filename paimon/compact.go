@@ -39,6 +39,14 @@ type CompactOptions struct {
 	// holds one output file's encoder (up to a Parquet row group) and one
 	// input batch in memory.
 	Workers int
+	// MemoryBudget bounds the memory of the files being written, across
+	// workers (each worker gets its share): a file's Parquet row groups
+	// are cut at the share instead of at the block size, and a file that
+	// still outgrows it is finished early, as a TableWriter does (datafile
+	// Budget). 0 means 64 MiB (datafile.DefaultMemoryBudget); a negative
+	// value turns the bound off (one row group buffers up to the block
+	// size, 128 MiB by default, per worker).
+	MemoryBudget int64
 	// Progress, when set, is called after planning and after each input
 	// file is rewritten, from the worker goroutines but never
 	// concurrently. It must not block for long.
@@ -158,6 +166,8 @@ type compactRun struct {
 	// candidates counts the files the unaware-bucket planner took, for
 	// compaction.file-num-limit.
 	candidates int
+	// budgetShare is each worker's memory budget, 0 for none.
+	budgetShare int64
 }
 
 // compactTask is one rewrite: files of one partition and bucket, in the
@@ -413,6 +423,12 @@ func (r *compactRun) rewriteAll(ctx context.Context, tasks []compactTask) ([]Com
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, len(tasks))
+	switch budget := r.opts.MemoryBudget; {
+	case budget == 0:
+		r.budgetShare = datafile.DefaultMemoryBudget / int64(workers)
+	case budget > 0:
+		r.budgetShare = max(budget/int64(workers), 1)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	msgs := make([]CommitMessage, len(tasks))
@@ -502,5 +518,6 @@ func (r *compactRun) rewrite(ctx context.Context, tk *compactTask) (CommitMessag
 }
 
 func (r *compactRun) rewriter() *compactRewriter {
-	return &compactRewriter{t: r.t, ts: r.ts, mem: r.mem, now: r.now, pather: r.pather, totalBuckets: r.totalBuckets, dvs: r.dvs}
+	return &compactRewriter{t: r.t, ts: r.ts, mem: r.mem, now: r.now, pather: r.pather, totalBuckets: r.totalBuckets, dvs: r.dvs,
+		budget: r.budgetShare}
 }

@@ -24,6 +24,12 @@ type compactRewriter struct {
 	pather       *partitionPather
 	totalBuckets int32
 	dvs          *compactDVs // nil: no deletion vectors
+	// budget bounds the memory of the file being written (a Budget of
+	// its own per rewrite, since rewrites run concurrently); 0 for none.
+	budget int64
+	// shared, when set, is the Budget of the TableWriter whose compaction
+	// this is (used from the writer's goroutine, as its other files).
+	shared *datafile.Budget
 }
 
 // rewrite reads files (in the order given), deletion vectors applied, and
@@ -39,10 +45,17 @@ func (r *compactRewriter) rewrite(ctx context.Context, partition []byte, bucket 
 	if err != nil {
 		return nil, err
 	}
-	w, err := datafile.NewWriter(datafile.Options{
+	opts := datafile.Options{
 		FS: r.t.meta.fsys, Dir: r.t.meta.Path(dir), Schema: r.ts, Allocator: r.mem,
 		FirstSequence: files[0].MinSequenceNumber, Now: r.now, Compaction: true,
-	})
+	}
+	switch {
+	case r.shared != nil:
+		opts.Budget = r.shared
+	case r.budget > 0:
+		opts.Budget = datafile.NewBudget(r.budget)
+	}
+	w, err := datafile.NewWriter(opts)
 	if err != nil {
 		if errors.Is(err, datafile.ErrUnsupported) {
 			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)

@@ -380,6 +380,17 @@ func TestCompactRefused(t *testing.T) {
 		_, err = compactTable(t, tbl, nil)
 		require.ErrorIs(t, err, paimon.ErrUnsupported)
 	})
+	t.Run("orc", func(t *testing.T) {
+		// ORC files are read but not written: compacting them is refused
+		// before anything is written.
+		sc, err := paimon.NewSchemaBuilder().Column("id", schema.BigIntType().NotNull()).Option("file.format", "orc").Build()
+		require.NoError(t, err)
+		tbl, err := paimon.CreateTable(ctx, memfs.New(nil), "db.db/t", sc)
+		require.NoError(t, err)
+		_, err = compactTable(t, tbl, nil)
+		require.ErrorIs(t, err, paimon.ErrUnsupported)
+		require.Contains(t, err.Error(), "orc")
+	})
 	t.Run("negative-workers", func(t *testing.T) {
 		tbl, _ := newWriteTable(t, false, nil)
 		_, err := compactTable(t, tbl, &paimon.CompactOptions{Workers: -1})
@@ -543,4 +554,22 @@ func TestWriterCompactionLosesToCompactJob(t *testing.T) {
 	}
 	requireRows(t, render(t, rowsOf(0, 50, 1)), dump(t, reopen(t, fsys)))
 	relCheckClean(t, fsys, "db.db/t")
+}
+
+func TestCompactMemoryBudget(t *testing.T) {
+	// A compaction bigger than its memory budget splits its output (row
+	// groups cut at the budget, files finished early) instead of holding
+	// it: the rows are the same either way.
+	files := map[int64]int{}
+	for _, budget := range []int64{-1, 64 << 10} {
+		tbl, fsys := newWriteTable(t, false, nil)
+		all := rowsOf(0, 30000, 1)
+		writeCommits(t, tbl, all, 6)
+		res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{MemoryBudget: budget})
+		require.NoError(t, err)
+		files[budget] = res.FilesWritten
+		requireRows(t, render(t, all), dump(t, reopen(t, fsys)))
+	}
+	require.Equal(t, 1, files[-1])
+	require.Greater(t, files[64<<10], 1)
 }

@@ -177,7 +177,7 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
 	if w.buckets > 0 && w.restore && compacts {
-		if w.compaction, err = newWriterCompaction(t, ts, w.mem, w.now); err != nil {
+		if w.compaction, err = newWriterCompaction(t, ts, w.mem, w.now, w.budget); err != nil {
 			return nil, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/internal/datafile"
 )
 
 // writerCompaction is the compaction a fixed-bucket TableWriter runs after
@@ -23,7 +24,7 @@ type writerCompaction struct {
 	files map[bucketKey][]*manifest.DataFileMeta
 }
 
-func newWriterCompaction(t *Table, ts *schema.TableSchema, mem memory.Allocator, now func() time.Time) (*writerCompaction, error) {
+func newWriterCompaction(t *Table, ts *schema.TableSchema, mem memory.Allocator, now func() time.Time, budget *datafile.Budget) (*writerCompaction, error) {
 	o := tableOptions(ts.Options)
 	// Java clusters (sorts) instead with incremental clustering on
 	// unordered buckets (BucketedAppendClusterManager): no compaction is
@@ -43,7 +44,7 @@ func newWriterCompaction(t *Table, ts *schema.TableSchema, mem memory.Allocator,
 	if err != nil {
 		return nil, err
 	}
-	rw := &compactRewriter{t: t, ts: ts, mem: mem, now: now, pather: pather, totalBuckets: int32(buckets)}
+	rw := &compactRewriter{t: t, ts: ts, mem: mem, now: now, pather: pather, totalBuckets: int32(buckets), shared: budget}
 	return &writerCompaction{t: t, cfg: cfg, rw: rw}, nil
 }
 
