@@ -125,6 +125,7 @@ type TableCommit struct {
 	// lastIdentifier is the newest identifier the user committed, loaded
 	// on the first non-batch commit.
 	lastIdentifier *int64
+	lastLoaded     bool
 	cache          *manifestCache
 	// deferExpire skips the expiration after an APPEND snapshot that a
 	// COMPACT snapshot of the same commit follows.
@@ -394,8 +395,8 @@ func (c *TableCommit) FilterCommitted(ctx context.Context, identifiers []int64) 
 // published nothing, and returns err.
 func (c *TableCommit) failed(ctx context.Context, msgs []CommitMessage, err error) error {
 	var unknown *unknownOutcomeError
-	if errors.As(err, &unknown) {
-		return err
+	if errors.As(err, &unknown) || errors.Is(err, ErrCommitUncertain) {
+		return err // the files may be in the table
 	}
 	if aerr := c.Abort(context.WithoutCancel(ctx), msgs); aerr != nil {
 		return errors.Join(err, aerr)
@@ -495,36 +496,21 @@ func (c *TableCommit) committedBefore(ctx context.Context, identifier int64) (bo
 	return last != nil && identifier <= *last, nil
 }
 
-// loadLastIdentifier finds the user's newest snapshot, scanning back from
-// the latest (Java SnapshotManager.latestSnapshotOfUser), once per
-// committer; later commits keep it current.
+// loadLastIdentifier finds the newest identifier the user committed
+// (lastIdentifierOf: its commit-progress record and the snapshots after
+// it, or the retained snapshots as Java's
+// SnapshotManager.latestSnapshotOfUser), once per committer; later
+// commits keep it current.
 func (c *TableCommit) loadLastIdentifier(ctx context.Context) (*int64, error) {
-	if c.lastIdentifier != nil {
+	if c.lastLoaded {
 		return c.lastIdentifier, nil
 	}
-	latest, ok, err := c.meta.LatestSnapshotID(ctx)
-	if err != nil || !ok {
+	last, err := lastIdentifierOf(ctx, c.meta, c.user)
+	if err != nil {
 		return nil, err
 	}
-	earliest, ok, err := c.meta.EarliestSnapshotID(ctx)
-	if err != nil || !ok {
-		return nil, err
-	}
-	for id := latest; id >= earliest; id-- {
-		s, err := c.meta.ReadSnapshot(ctx, id)
-		if errors.Is(err, ErrSnapshotNotFound) {
-			break // expired while we scan
-		}
-		if err != nil {
-			return nil, err
-		}
-		if s.CommitUser == c.user {
-			v := s.CommitIdentifier
-			c.lastIdentifier = &v
-			return c.lastIdentifier, nil
-		}
-	}
-	return nil, nil
+	c.lastIdentifier, c.lastLoaded = last, true
+	return last, nil
 }
 
 // commitChanges are the entries of one snapshot's delta.
@@ -621,6 +607,17 @@ func (c *TableCommit) tryCommit(ctx context.Context, provide changesProvider, id
 			}
 			if s != nil {
 				return c.succeeded(ctx, s, identifier, attempt)
+			}
+		}
+		if attempt == 0 && identifier != BatchCommitIdentifier {
+			// Before anything can be published: the commit of identifier
+			// may land after the latest snapshot (commit-progress record).
+			through := int64(0)
+			if latest != nil {
+				through = latest.ID
+			}
+			if err := c.writeIntent(ctx, identifier, through); err != nil {
+				return nil, err
 			}
 		}
 		if latest == nil {

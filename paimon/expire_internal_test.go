@@ -96,6 +96,7 @@ func TestResolveExpireConfig(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
+			got.now = nil
 			want := tc.want
 			want.threads = runtime.GOMAXPROCS(0)
 			if want.graceCutoffMillis == 0 {

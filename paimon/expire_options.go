@@ -58,6 +58,8 @@ type expireConfig struct {
 	changelogDecoupled    bool
 	threads               int
 	indexInDataDir        bool
+	// now is the clock of the expiration.
+	now func() time.Time
 }
 
 // resolveExpireConfig merges explicit options over the table options the
@@ -142,6 +144,7 @@ func resolveExpireConfig(table map[string]string, o *ExpireOptions) (*expireConf
 	} else {
 		c.olderThanMillis = now().UnixMilli() - timeRetain.Milliseconds()
 	}
+	c.now = now
 	switch grace := o.CommitGrace; {
 	case grace < 0:
 		c.graceCutoffMillis = math.MaxInt64

@@ -31,6 +31,11 @@ func (e *expirer) expireUntil(ctx context.Context, earliest, end int64) error {
 	last := snaps[len(snaps)-1]
 	expiring := slices.DeleteFunc(slices.Clone(snaps), func(s *snapshot.Snapshot) bool { return s.ID == end })
 
+	// The identifiers of the expiring snapshots are recorded before
+	// anything is deleted (commit-progress records).
+	if err := e.recordExpiring(ctx, expiring, end); err != nil {
+		return err
+	}
 	// Everything that protects files is read before the first deletion, so
 	// that a failure to read it deletes nothing.
 	allTags, tags, err := e.taggedSnapshots(ctx, e.meta)

@@ -51,6 +51,11 @@ func (c *orphanCleaner) run(ctx context.Context) error {
 		if err := c.cleanMetaDir(ctx, m.branchPath(changelogDir), changelogPrefix); err != nil {
 			return err
 		}
+		// Temporary files of commit-progress records a crash left behind
+		// (records themselves are kept).
+		if err := c.cleanMetaDir(ctx, m.branchPath(progressDir), progressPrefix); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+			return err
+		}
 	}
 	candidates, err := c.candidates(ctx)
 	if err != nil {

@@ -142,7 +142,8 @@ func relCopy(t *testing.T, src fs.FS, dir string, dst fs.FS) {
 }
 
 // relIsMetadata reports files RemoveOrphanFiles keeps by design although no
-// snapshot names them: schemas, hints, tags and branch metadata, consumers.
+// snapshot names them: schemas, hints, tags and branch metadata, consumers,
+// commit-progress records.
 func relIsMetadata(dir, p string) bool {
 	rel := strings.TrimPrefix(p, dir+"/")
 	for strings.HasPrefix(rel, "branch/branch-") {
@@ -150,7 +151,8 @@ func relIsMetadata(dir, p string) bool {
 	}
 	switch {
 	case strings.HasPrefix(rel, "schema/schema-"), strings.HasPrefix(rel, "tag/tag-"),
-		strings.HasPrefix(rel, "consumer/"), rel == "snapshot/LATEST", rel == "snapshot/EARLIEST",
+		strings.HasPrefix(rel, "consumer/"), strings.HasPrefix(rel, "commit-progress/user-"),
+		rel == "snapshot/LATEST", rel == "snapshot/EARLIEST",
 		strings.HasPrefix(rel, "snapshot/snapshot-"):
 		return true
 	}

@@ -141,13 +141,21 @@ func (t *Table) RollbackToTag(ctx context.Context, name string) (*RollbackResult
 }
 
 // cleanLargerThan is Java RollbackHelper.cleanLargerThan: LATEST hint
-// first, then the snapshots, long-lived changelogs and tags newer than s.
+// first, then the commit-progress records (not in Java), the snapshots,
+// long-lived changelogs and tags newer than s.
 func (t *Table) cleanLargerThan(ctx context.Context, s *snapshot.Snapshot, res *RollbackResult) error {
 	ids, err := t.meta.SnapshotIDs(ctx)
 	if err != nil {
 		return err
 	}
 	if err := writeHint(ctx, t.meta, latestHint, s.ID); err != nil {
+		return err
+	}
+	// Commit-progress records may name identifiers of the snapshots about
+	// to go: without them the exactly-once check scans the remaining
+	// snapshots, as Java's does, and a rolled-back batch can be committed
+	// again.
+	if err := fs.RemoveAll(ctx, t.meta.fsys, t.meta.branchPath(progressDir)); err != nil {
 		return err
 	}
 	for _, id := range slices.Backward(ids) {

@@ -182,8 +182,12 @@ func TestSnapshotCommitRejectedRemovesFiles(t *testing.T) {
 	_, err = newCommit(t, tbl, "u").Commit(ctx, 1, msgs)
 	require.ErrorIs(t, err, paimon.ErrNotPublished)
 	require.Equal(t, 1, pub.calls)
-	// Nothing but the schema is left.
-	require.Equal(t, []string{"db.db/t/schema/schema-0"}, walkFiles(t, fsys, "db.db/t"))
+	// Nothing but the schema and the commit user's progress record (its
+	// pending identifier did not land) is left.
+	files := walkFiles(t, fsys, "db.db/t")
+	require.Len(t, files, 2)
+	require.Contains(t, files[0], "db.db/t/commit-progress/user-")
+	require.Equal(t, "db.db/t/schema/schema-0", files[1])
 }
 
 // walkFiles lists the files below dir, recursively.
