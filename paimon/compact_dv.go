@@ -197,6 +197,31 @@ func (d *compactDVs) replaceBucket(bk bucketKey, f manifest.IndexFileMeta) {
 	}
 }
 
+// resetBucket replaces what d knows of one bucket's vectors with the
+// DELETION_VECTORS entries of an index manifest (a writer re-syncing the
+// bucket with the latest snapshot).
+func (d *compactDVs) resetBucket(bk bucketKey, entries []manifest.IndexManifestEntry) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, e := range d.byBucket[bk] {
+		for _, r := range e.IndexFile.DVRanges {
+			delete(d.loc, dvFileKey{bk, r.DataFileName})
+		}
+	}
+	delete(d.byBucket, bk)
+	for i := range entries {
+		e := &entries[i]
+		if e.Kind != manifest.FileKindAdd || e.IndexFile.IndexType != manifest.IndexTypeDeletionVectors ||
+			e.Bucket != bk.bucket || string(e.Partition) != bk.partition {
+			continue
+		}
+		d.byBucket[bk] = append(d.byBucket[bk], e)
+		for _, r := range e.IndexFile.DVRanges {
+			d.loc[dvFileKey{bk, r.DataFileName}] = dvLoc{entry: e, r: r}
+		}
+	}
+}
+
 // write stores one index file and describes it (Java
 // DeletionVectorsIndexFile / DeletionFileWriter.result).
 func (d *compactDVs) write(ctx context.Context, data []byte, metas []index.DVMeta, written *[]string) (manifest.IndexFileMeta, error) {

@@ -556,6 +556,62 @@ func TestWriterCompactionLosesToCompactJob(t *testing.T) {
 	relCheckClean(t, fsys, "db.db/t")
 }
 
+func TestWriterResyncsAfterLostCompaction(t *testing.T) {
+	// A writer that compacts and a dedicated compaction job on the same
+	// bucket, round after round: the job compacts before the writer's
+	// commit (the writer's compaction loses, CompactErr) or after it (the
+	// files in the writer's queue are compacted away). The writer re-syncs
+	// the bucket with the latest snapshot before its next compaction: no
+	// error, every row once.
+	for name, opts := range map[string]map[string]string{
+		"plain":            {"bucket": "1", "bucket-key": "id", "compaction.min.file-num": "4"},
+		"deletion-vectors": {"bucket": "1", "bucket-key": "id", "compaction.min.file-num": "4", "deletion-vectors.enabled": "true"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			tbl, fsys := newWriteTable(t, false, opts)
+			w, err := tbl.NewWriter(nil)
+			require.NoError(t, err)
+			defer w.Close(ctx)
+			c := newCommit(t, tbl, "ingester")
+			lost, won, race := 0, 0, false
+			const rounds = 30
+			for i := range rounds {
+				rec := batch(t, memory.DefaultAllocator, rowsOf(i*10, i*10+10, 1))
+				require.NoError(t, w.Write(ctx, rec))
+				rec.Release()
+				msgs, err := w.PrepareCommit(ctx)
+				require.NoError(t, err, "round %d", i)
+				// Every other compaction of the writer, the job compacts
+				// first.
+				if len(msgs) > 0 && msgs[0].Compact != nil {
+					if race = !race; race {
+						_, err = compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
+						require.NoError(t, err)
+					}
+				}
+				res, err := c.Commit(ctx, int64(i+1), msgs)
+				require.NoError(t, err, "round %d", i)
+				if res.CompactErr != nil {
+					require.ErrorIs(t, res.CompactErr, paimon.ErrCommitConflict)
+					lost++
+				} else if res.Snapshot.CommitKind == snapshot.CommitCompact {
+					won++
+				}
+				if i%5 == 4 {
+					_, err = compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
+					require.NoError(t, err)
+				}
+			}
+			t.Logf("writer compactions: %d committed, %d lost", won, lost)
+			require.Positive(t, lost, "the job never beat the writer: the test did not exercise the race")
+			require.Positive(t, won, "the writer never compacted after a lost race")
+			requireRows(t, render(t, rowsOf(0, rounds*10, 1)), dump(t, reopen(t, fsys)))
+			relCheckClean(t, fsys, "db.db/t")
+		})
+	}
+}
+
 func TestCompactMemoryBudget(t *testing.T) {
 	// A compaction bigger than its memory budget splits its output (row
 	// groups cut at the budget, files finished early) instead of holding

@@ -477,11 +477,13 @@ func (w *TableWriter) loadRestored(ctx context.Context) error {
 // compaction.min.file-num consecutive files fit in twice
 // target-file-size, it rewrites them into one file. The message of the
 // bucket then carries the compaction (Compact), which its TableCommit
-// publishes in a COMPACT snapshot after the APPEND one. The writer
-// assumes that it is its buckets' only compactor (as Java's does): with a
-// separate compaction job, open writers with WriteOnly. If a commit of its
-// messages fails, close the writer and open a new one, which restores the
-// buckets' files from the latest snapshot.
+// publishes in a COMPACT snapshot after the APPEND one. A compaction
+// that loses a race (CommitResult.CompactErr) or files another compactor
+// removed make the writer re-sync the bucket with the latest snapshot
+// before its next compaction; with a separate compaction job, WriteOnly
+// writers avoid the wasted work. If a commit of its messages fails, close
+// the writer and open a new one, which restores the buckets' files from
+// the latest snapshot.
 func (w *TableWriter) PrepareCommit(ctx context.Context) ([]CommitMessage, error) {
 	if w.closed {
 		return nil, fmt.Errorf("paimon: prepare commit on a closed writer")

@@ -1,6 +1,7 @@
 package paimon
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"time"
@@ -22,6 +23,9 @@ type writerCompaction struct {
 	rw  *compactRewriter
 	// files are the restored files of each partition/bucket.
 	files map[bucketKey][]*manifest.DataFileMeta
+	// synced is the snapshot each bucket's queue was last checked against
+	// (see sync).
+	synced map[bucketKey]int64
 }
 
 func newWriterCompaction(t *Table, ts *schema.TableSchema, mem memory.Allocator, now func() time.Time, budget *datafile.Budget) (*writerCompaction, error) {
@@ -52,6 +56,12 @@ func newWriterCompaction(t *Table, ts *schema.TableSchema, mem memory.Allocator,
 // deletion vectors.
 func (c *writerCompaction) restore(ctx context.Context, s *snapshot.Snapshot, live []manifest.ManifestEntry) error {
 	c.files = map[bucketKey][]*manifest.DataFileMeta{}
+	c.synced = map[bucketKey]int64{}
+	if s != nil {
+		for i := range live {
+			c.synced[bucketKey{string(live[i].Partition), live[i].Bucket}] = s.ID
+		}
+	}
 	for i := range live {
 		k := bucketKey{string(live[i].Partition), live[i].Bucket}
 		c.files[k] = append(c.files[k], &live[i].File)
@@ -85,6 +95,15 @@ func (c *writerCompaction) compact(ctx context.Context, bw *bucketWriter, flushe
 	if picked == nil {
 		return nil, nil
 	}
+	resynced, err := c.sync(ctx, bw, flushed)
+	if err != nil {
+		return nil, err
+	}
+	if resynced {
+		if picked = c.cfg.pickBucketed(bw.queue); picked == nil {
+			return nil, nil
+		}
+	}
 	inc, err := c.rw.rewrite(ctx, bw.partition, bw.bucket, picked, nil)
 	if err != nil {
 		return nil, err
@@ -95,4 +114,71 @@ func (c *writerCompaction) compact(ctx context.Context, bw *bucketWriter, flushe
 		bw.queue = append(bw.queue, &last)
 	}
 	return inc, nil
+}
+
+// sync checks, before a compaction, that the bucket's queue still matches
+// the table: every file in it but those just flushed must be live in the
+// latest snapshot. It may not be when the writer's previous compaction lost
+// a race (CommitResult.CompactErr: its output was removed, its inputs stay
+// live) or when another process compacted the bucket's files away; Java's
+// writer fails over and restores in both cases. The queue is then rebuilt
+// from the latest snapshot's files of the bucket plus the files just
+// flushed, and the bucket's deletion vectors are reloaded; resynced
+// reports it. The check reads the live files only when a snapshot was
+// committed since the bucket's last check.
+func (c *writerCompaction) sync(ctx context.Context, bw *bucketWriter, flushed []manifest.DataFileMeta) (resynced bool, err error) {
+	s, err := latestSnapshotOf(ctx, c.t.meta)
+	if err != nil || s == nil {
+		return false, err
+	}
+	bk := bucketKey{string(bw.partition), bw.bucket}
+	if id, ok := c.synced[bk]; ok && id == s.ID {
+		return false, nil
+	}
+	entries, err := liveEntries(ctx, c.t.meta, nil, s, func(p []byte) (bool, error) { return bytes.Equal(p, bw.partition), nil })
+	if err != nil {
+		return false, err
+	}
+	live := map[string]*manifest.DataFileMeta{}
+	for i := range entries {
+		if entries[i].Bucket == bw.bucket {
+			live[entries[i].File.FileName] = &entries[i].File
+		}
+	}
+	fresh := map[*manifest.DataFileMeta]bool{}
+	for i := range flushed {
+		fresh[&flushed[i]] = true
+	}
+	inSync := true
+	for _, f := range bw.queue {
+		if !fresh[f] && live[f.FileName] == nil {
+			inSync = false
+			break
+		}
+	}
+	if !inSync {
+		queue := make([]*manifest.DataFileMeta, 0, len(live)+len(flushed))
+		for _, f := range live {
+			queue = append(queue, f)
+		}
+		for i := range flushed {
+			queue = append(queue, &flushed[i])
+		}
+		bw.queue = bySequence(queue)
+	}
+	if c.cfg.deletionVectors {
+		var idx []manifest.IndexManifestEntry
+		if s.IndexManifest != nil && *s.IndexManifest != "" {
+			if idx, err = c.t.meta.ReadIndexManifest(ctx, *s.IndexManifest); err != nil {
+				return false, err
+			}
+		}
+		if c.rw.dvs == nil {
+			c.rw.dvs = newCompactDVs(c.t.meta, idx, true, c.cfg.dvTargetSize)
+		} else {
+			c.rw.dvs.resetBucket(bk, idx)
+		}
+	}
+	c.synced[bk] = s.ID
+	return !inSync, nil
 }
