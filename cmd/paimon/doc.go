@@ -50,7 +50,7 @@
 //	paimon manifests|files|partitions [--output FORMAT] [--snapshot N | --tag T] db.table
 //
 // These print the rows of Java's system tables, with their columns, as
-// --output table (default), json, jsonl or csv. --snapshot and --tag read an
+// --output table (default), json, jsonl, csv or canon. --snapshot and --tag read an
 // older snapshot (Java's scan.snapshot-id and scan.tag-name). Times are
 // wall-clock times in the local time zone, as Java shows them.
 //
@@ -84,7 +84,7 @@
 //	--incremental S,E read the changes committed after snapshot S up to
 //	                  snapshot E, each row with its rowkind
 //	                  (--incremental-mode auto, delta or changelog)
-//	--output FORMAT   jsonl (default), json, csv or table
+//	--output FORMAT   jsonl (default), json, csv, table or canon
 //	--explain         print the scan plan instead of the rows
 //
 // --explain plans the scan without reading data files and prints the chosen
@@ -134,8 +134,8 @@
 // load appends the files' rows to an append-only table in one commit and
 // prints the new snapshot's id and the number of rows. CSV files start with
 // a header of column names and read an empty field as NULL; JSON lines files
-// hold one object per line keyed by column name, values in canon-v1 (as scan
-// prints them) or plain JSON numbers and strings; Parquet columns are
+// hold one object per line keyed by column name, values as scan prints them
+// (plain JSON, or canon-v1); Parquet columns are
 // matched by name and cast when every value converts exactly. The format
 // comes from --format or the file name. A bad value (reported with file and
 // line, or row), a column the table lacks, a missing NOT NULL column, a
@@ -175,30 +175,45 @@
 //
 // # Output formats
 //
-// jsonl prints one JSON object per row, keys in column order; json prints the
-// same objects as one JSON array. Their values follow the "canon-v1" encoding
-// of the interop harness (interop/README.md), so the output can be compared
-// with what Java Paimon and pypaimon dump for the same table:
+// jsonl prints one JSON object per row, keys (the column names) in column
+// order; json prints the same objects as one JSON array. Values are plain
+// JSON, ready for jq, and lossless: load reads every value back unchanged.
 //
-//	BOOLEAN, TINYINT … BIGINT   JSON booleans and integers (exact)
-//	FLOAT, DOUBLE               "f32:<IEEE bits in hex>", "f64:<bits>"
+//	BOOLEAN                     true, false
+//	TINYINT … BIGINT            JSON integers (exact; a BIGINT beyond 2^53
+//	                            needs a parser that keeps big integers)
+//	FLOAT, DOUBLE               JSON numbers, the shortest decimal that reads
+//	                            back to the same value: 1.5, 0.1, -0;
+//	                            "NaN", "Infinity", "-Infinity" as strings
 //	DECIMAL(p, s)               string with exactly s fraction digits: "-0.50"
 //	CHAR, VARCHAR               string as stored
-//	BINARY, VARBINARY           lowercase hex string
-//	DATE, TIME                  "2024-02-29", "12:34:56.789"
-//	TIMESTAMP                   "2024-02-29T12:34:56.789000000"
-//	TIMESTAMP_LTZ               the UTC instant, with a trailing "Z"
+//	BINARY, VARBINARY, BLOB     lowercase hex string
+//	DATE                        "2024-02-29"
+//	TIME(p)                     "12:34:56" with p fraction digits (at most 3)
+//	TIMESTAMP(p)                "2024-02-29T12:34:56.789" with p fraction
+//	                            digits, wall clock, no zone
+//	TIMESTAMP_LTZ(p)            the UTC instant, the same with a trailing "Z"
 //	ARRAY, VECTOR               JSON array
-//	MAP, MULTISET               array of [key, value] pairs sorted by key
-//	ROW                         object keyed by field name
+//	MAP, MULTISET               array of [key, value] pairs in stored order
+//	                            (a MULTISET's value is the element's count)
+//	ROW                         object keyed by field name, in field order
 //	VARIANT                     {"value": hex, "metadata": hex}
-//	BLOB                        lowercase hex string
+//	NULL                        null
+//
+// A TIME or TIMESTAMP value holding more digits than its column's
+// precision shows them (in steps of three), so nothing is cut.
+//
+// canon prints jsonl in the "canon-v1" encoding of the interop harness
+// (interop/README.md) instead, comparable line by line with what Java
+// Paimon and pypaimon dump for the same table: FLOAT and DOUBLE as their
+// IEEE bits ("f32:3fc00000", "f64:3ff8000000000000"), TIME with three
+// and TIMESTAMP with nine fraction digits, MAP pairs sorted by key; the
+// other types as jsonl.
 //
 // csv (a header line, then RFC 4180 records) and table (aligned columns, wide
-// cells truncated) are meant for people: they render FLOAT and DOUBLE as
-// decimal numbers ("1.5", "NaN", "Infinity"), nested values as compact JSON,
-// and NULL as an empty field (csv) or NULL (table). What scan prints as csv
-// or jsonl, load reads back.
+// cells truncated) are meant for people: they render values as jsonl does,
+// nested values as compact JSON, and NULL as an empty field (csv) or NULL
+// (table). What scan prints as csv, jsonl or canon, load reads back.
 //
 // # Structure (for maintainers)
 //

@@ -52,7 +52,7 @@ func TestFilesGolden(t *testing.T) {
 							t.Skip("Java's $files lists the primary branch's files for the partitions both branches have; ours the table's own")
 						}
 						wh := sc.warehouse()
-						r := runCmd(t, mc.cmd, "--warehouse", wh, "--output", "jsonl", sc.Table)
+						r := runCmd(t, mc.cmd, "--warehouse", wh, "--output", "canon", sc.Table)
 						require.Equal(t, exitOK, r.code, r.stderr)
 						require.Empty(t, r.stderr)
 						got := strings.ReplaceAll(r.stdout, wh, "$WAREHOUSE")

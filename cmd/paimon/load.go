@@ -32,9 +32,10 @@ Formats, from --format or else from the file name (.csv, .jsonl/.ndjson,
            'T'), TIMESTAMP_LTZ in RFC 3339 ("2024-05-01T12:00:00Z"; without
            a zone read as UTC), BINARY as hex, ARRAY/MAP/ROW as JSON.
   jsonl    one JSON object per line, keyed by column name; a missing key is
-           NULL. Values in the canon-v1 form of "paimon scan" (FLOAT/DOUBLE
-           as "f64:<bits>" too), or plain JSON numbers and the strings csv
-           accepts; ROW as an object, MAP as [key, value] pairs or an object.
+           NULL. Values as "paimon scan --output jsonl" prints them: JSON
+           numbers, the strings csv accepts, ROW as an object, MAP as
+           [key, value] pairs or an object; or in the canon-v1 form of
+           "paimon scan --output canon" (FLOAT/DOUBLE as "f64:<bits>").
   parquet  columns matched by name; a column whose type differs from the
            table's is cast when every value converts exactly (INT into
            BIGINT, BIGINT into INT when the values fit, DECIMAL scales,

@@ -41,7 +41,7 @@ func expectedRows(t *testing.T, scenario, file string) []string {
 func TestExpireCommand(t *testing.T) {
 	wh, dir := goldenCopy(t, "append-unpartitioned", "append_unpartitioned")
 	table := "interop.append_unpartitioned"
-	want := canonLines(t, runOK(t, "scan", "--warehouse", wh, table))
+	want := canonLines(t, runOK(t, "scan", "--warehouse", wh, table, "--output", "canon"))
 
 	// The Java snapshots are years old by now, but 10 are kept by default.
 	require.Equal(t, "Nothing to expire in interop.append_unpartitioned: 5 snapshots (1..5).\n",
@@ -50,7 +50,7 @@ func TestExpireCommand(t *testing.T) {
 	require.Equal(t, "Expired 3 snapshots of interop.append_unpartitioned (1..3); 2 snapshots (4..5) left.\n"+
 		"Deleted 3 data files, 0 changelog files, 0 manifests, 6 manifest lists, 0 index manifests, 0 index files, 0 statistics files.\n", out)
 	require.Equal(t, []int64{4, 5}, snapshotIDsOf(t, wh, table))
-	require.Equal(t, want, canonLines(t, runOK(t, "scan", "--warehouse", wh, table)))
+	require.Equal(t, want, canonLines(t, runOK(t, "scan", "--warehouse", wh, table, "--output", "canon")))
 	b, err := os.ReadFile(filepath.Join(dir, "snapshot", "EARLIEST"))
 	require.NoError(t, err)
 	require.Equal(t, "4", string(b))
@@ -59,7 +59,7 @@ func TestExpireCommand(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(runOK(t, "expire", "--warehouse", wh, table, "--retain-min", "1", "--retain-max", "1", "--output", "json")), &res))
 	require.Equal(t, []int64{4}, res.Expired)
 	require.Equal(t, []int64{5}, res.Remaining)
-	require.Equal(t, want, canonLines(t, runOK(t, "scan", "--warehouse", wh, table)))
+	require.Equal(t, want, canonLines(t, runOK(t, "scan", "--warehouse", wh, table, "--output", "canon")))
 
 	runUsage(t, "--retain-min", "expire", "--warehouse", wh, table, "--retain-min", "0")
 	runUsage(t, "--older-than", "expire", "--warehouse", wh, table, "--older-than", "soon")
@@ -83,7 +83,7 @@ func TestTagCommands(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, string(snap), string(tag), "a tag without retention is the snapshot's JSON")
 	require.Equal(t, expectedRows(t, "append-unpartitioned", "expected-snapshot-1.jsonl"),
-		canonLines(t, runOK(t, "scan", w, table, "--tag", "first")))
+		canonLines(t, runOK(t, "scan", w, table, "--tag", "first", "--output", "canon")))
 
 	runFail(t, `tag already exists: "first"`, "tag", "create", w, table, "first")
 	runFail(t, "snapshot not found", "tag", "create", w, table, "x", "--snapshot", "9")
@@ -112,7 +112,7 @@ func TestRollbackCommand(t *testing.T) {
 	require.Equal(t, "Rolled back interop.append_unpartitioned to snapshot 3: deleted snapshots 4..5, tag last.\n",
 		runOK(t, "rollback", w, table, "--snapshot", "3"))
 	require.Equal(t, []int64{1, 2, 3}, snapshotIDsOf(t, wh, table))
-	require.Equal(t, expectedRows(t, "append-unpartitioned", "expected-snapshot-3.jsonl"), canonLines(t, runOK(t, "scan", w, table)))
+	require.Equal(t, expectedRows(t, "append-unpartitioned", "expected-snapshot-3.jsonl"), canonLines(t, runOK(t, "scan", w, table, "--output", "canon")))
 	b, err := os.ReadFile(filepath.Join(dir, "snapshot", "LATEST"))
 	require.NoError(t, err)
 	require.Equal(t, "3", string(b))
@@ -121,7 +121,7 @@ func TestRollbackCommand(t *testing.T) {
 	// Writes continue after the rollback, from snapshot 4 again.
 	out := runOK(t, "load", w, table, writeTemp(t, "more.csv", "id,name\n40,forty\n"))
 	require.Equal(t, "Loaded 1 rows from 1 file into interop.append_unpartitioned: snapshot 4.\n", out)
-	require.Contains(t, canonLines(t, runOK(t, "scan", w, table)), `{"id":40,"name":"forty","score":null}`)
+	require.Contains(t, canonLines(t, runOK(t, "scan", w, table, "--output", "canon")), `{"id":40,"name":"forty","score":null}`)
 
 	// To a tag whose snapshot expired: the snapshot comes back from it.
 	wh2, _ := goldenCopy(t, "tag-expire", "tag_expire")
@@ -129,7 +129,7 @@ func TestRollbackCommand(t *testing.T) {
 	require.Equal(t, "Rolled back interop.tag_expire to snapshot 1 (restored from its tag): deleted snapshot 5, tag t2.\n",
 		runOK(t, "rollback", "--warehouse", wh2, table2, "--tag", "t1"))
 	require.Equal(t, []int64{1}, snapshotIDsOf(t, wh2, table2))
-	require.Equal(t, expectedRows(t, "tag-expire", "expected-tag-t1.jsonl"), canonLines(t, runOK(t, "scan", "--warehouse", wh2, table2)))
+	require.Equal(t, expectedRows(t, "tag-expire", "expected-tag-t1.jsonl"), canonLines(t, runOK(t, "scan", "--warehouse", wh2, table2, "--output", "canon")))
 	require.Equal(t, "Rolled back interop.tag_expire to snapshot 1: nothing to delete.\n",
 		runOK(t, "rollback", "--warehouse", wh2, table2, "--snapshot", "1"))
 

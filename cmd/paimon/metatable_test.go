@@ -110,7 +110,7 @@ func TestMetaGolden(t *testing.T) {
 						continue
 					}
 					t.Run(mc.cmd, func(t *testing.T) {
-						r := runCmd(t, mc.cmd, "--warehouse", sc.warehouse(), "--output", "jsonl", sc.Table)
+						r := runCmd(t, mc.cmd, "--warehouse", sc.warehouse(), "--output", "canon", sc.Table)
 						require.Equal(t, exitOK, r.code, r.stderr)
 						require.Empty(t, r.stderr)
 						want, got := expectedMeta(t, file, mc.cols, mc.zoned), r.stdout

@@ -20,9 +20,13 @@ const (
 	formatJSON  = "json"
 	formatCSV   = "csv"
 	formatTable = "table"
+	// formatCanon is jsonl in the interop harness's canon-v1 encoding
+	// (FLOAT/DOUBLE as IEEE bits, MAP entries sorted), comparable line by
+	// line with what Java Paimon and pypaimon dump.
+	formatCanon = "canon"
 )
 
-var rowFormats = []string{formatJSONL, formatJSON, formatCSV, formatTable}
+var rowFormats = []string{formatJSONL, formatJSON, formatCSV, formatTable, formatCanon}
 
 // rowWriter prints rows in one output format. Values are in the format/data
 // model, one per column.
@@ -96,9 +100,11 @@ func newRowWriter(format string, w io.Writer, cols []column) (rowWriter, error) 
 	bw := bufio.NewWriterSize(w, 64<<10)
 	switch format {
 	case formatJSONL:
-		return &jsonWriter{w: bw, cols: cols}, nil
+		return &jsonWriter{w: bw, cols: cols, style: rowio.Text}, nil
 	case formatJSON:
-		return &jsonWriter{w: bw, cols: cols, array: true}, nil
+		return &jsonWriter{w: bw, cols: cols, style: rowio.Text, array: true}, nil
+	case formatCanon:
+		return &jsonWriter{w: bw, cols: cols, style: rowio.Canon}, nil
 	case formatCSV:
 		return newCSVWriter(bw, cols)
 	case formatTable:
@@ -107,11 +113,13 @@ func newRowWriter(format string, w io.Writer, cols []column) (rowWriter, error) 
 	return nil, fmt.Errorf("unknown output format %q", format)
 }
 
-// jsonWriter prints canon-v1 objects, one per line (jsonl) or as the
-// elements of one array (json).
+// jsonWriter prints one object per row, one per line (jsonl, canon) or as
+// the elements of one array (json), its values in plain JSON (rowio.Text)
+// or canon-v1 (rowio.Canon).
 type jsonWriter struct {
 	w     *bufio.Writer
 	cols  []column
+	style rowio.Style
 	array bool
 	rows  int
 }
@@ -119,7 +127,7 @@ type jsonWriter struct {
 func (j *jsonWriter) writeRow(values []any) error {
 	obj := rowio.Object{Keys: make([]string, len(j.cols)), Values: make([]any, len(j.cols))}
 	for i, c := range j.cols {
-		x, err := rowio.EncodeJSON(c.typ, values[i], rowio.Canon)
+		x, err := rowio.EncodeJSON(c.typ, values[i], j.style)
 		if err != nil {
 			return fmt.Errorf("column %s: %w", c.name, err)
 		}

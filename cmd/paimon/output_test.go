@@ -46,8 +46,9 @@ func TestRowWriters(t *testing.T) {
 		format string
 		want   string
 	}{
-		{formatJSONL, "{\"id\":1,\"name\":\"a,\\\"b\\\"\",\"score\":\"f64:3ff8000000000000\"}\n{\"id\":22,\"name\":null,\"score\":null}\n"},
-		{formatJSON, "[\n{\"id\":1,\"name\":\"a,\\\"b\\\"\",\"score\":\"f64:3ff8000000000000\"},\n{\"id\":22,\"name\":null,\"score\":null}\n]\n"},
+		{formatJSONL, "{\"id\":1,\"name\":\"a,\\\"b\\\"\",\"score\":1.5}\n{\"id\":22,\"name\":null,\"score\":null}\n"},
+		{formatJSON, "[\n{\"id\":1,\"name\":\"a,\\\"b\\\"\",\"score\":1.5},\n{\"id\":22,\"name\":null,\"score\":null}\n]\n"},
+		{formatCanon, "{\"id\":1,\"name\":\"a,\\\"b\\\"\",\"score\":\"f64:3ff8000000000000\"}\n{\"id\":22,\"name\":null,\"score\":null}\n"},
 		{formatCSV, "id,name,score\n1,\"a,\"\"b\"\"\",1.5\n22,,\n"},
 		{formatTable, "" +
 			"id  name   score\n" +

@@ -30,9 +30,16 @@ prunes partitions, buckets and files, then filters rows exactly.
 ("2024-05-01 12:00:00", "2024-05-01T12:00:00.5", "2024-05-01") or epoch
 milliseconds. At most one of --snapshot, --tag and --as-of may be given.
 
-jsonl and json print values in the interop harness's canon-v1 encoding
-(FLOAT/DOUBLE as "f32:"/"f64:" IEEE bits, DECIMAL as strings, BINARY as hex,
-timestamps as ISO text); csv and table print them for people.
+--output: jsonl (default; one JSON object per row) and json (one array)
+print plain JSON for jq and scripts, lossless: numbers as JSON numbers
+(NaN and Infinity as strings), DECIMAL as a string with its scale ("-0.50"),
+BINARY as hex, DATE "2024-05-01", TIME "12:34:56.789" and TIMESTAMP
+"2024-05-01T12:00:00.123" with the column's fraction digits, TIMESTAMP_LTZ
+in UTC with a trailing "Z", ROW as an object, MAP as [key, value] pairs.
+csv and table print the same values for people. canon prints jsonl in the
+interop harness's canon-v1 encoding (FLOAT/DOUBLE as "f32:"/"f64:" IEEE
+bits), to compare with Java Paimon's and pypaimon's dumps. load reads back
+what jsonl, canon and csv print.
 
 --explain prints the plan (snapshot, schema, pruning funnel, splits) instead
 of the rows; with --output json as one JSON object.

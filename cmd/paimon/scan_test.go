@@ -20,6 +20,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs/memfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // scenario is the part of a golden scenario.json the tests use.
@@ -98,7 +99,7 @@ func TestScanGolden(t *testing.T) {
 				closeCatalog()
 				check := func(t *testing.T, expected string, extra ...string) {
 					t.Helper()
-					args := append([]string{"scan", "--warehouse", sc.warehouse(), sc.Table}, extra...)
+					args := append([]string{"scan", "--warehouse", sc.warehouse(), "--output", "canon", sc.Table}, extra...)
 					r := runCmd(t, args...)
 					require.Equal(t, exitOK, r.code, "args %v\nstderr: %s", extra, r.stderr)
 					require.Empty(t, r.stderr)
@@ -127,7 +128,7 @@ func TestScanGolden(t *testing.T) {
 					if d.System != "" {
 						table += "$" + d.System
 					}
-					args := []string{"scan", "--warehouse", sc.warehouse(), table}
+					args := []string{"scan", "--warehouse", sc.warehouse(), "--output", "canon", table}
 					if len(d.Cols) > 0 {
 						args = append(args, "--select", strings.Join(d.Cols, ","))
 					}
@@ -159,6 +160,64 @@ func TestScanGolden(t *testing.T) {
 	require.Greater(t, compared.Load(), int64(40), "dumps compared")
 }
 
+// TestScanPlainJSON parses the default jsonl output of every golden table
+// back with the table's column types (rowio.DecodeJSON, as load reads it)
+// and compares the values with the producer's dump: the plain JSON mapping
+// is lossless for every type the corpus holds. Every line is plain JSON (no
+// canon-v1 "f32:"/"f64:" strings), as jq needs.
+func TestScanPlainJSON(t *testing.T) {
+	var compared atomic.Int64
+	for _, sc := range goldenScenarios(t) {
+		t.Run(sc.name(), func(t *testing.T) {
+			t.Parallel()
+			r := runCmd(t, "scan", "--warehouse", sc.warehouse(), sc.Table)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			require.NotRegexp(t, `"f(32|64):`, r.stdout)
+			diff := canon.Compare(readExpected(t, filepath.Join(sc.dir, "expected.jsonl")), plainToCanon(t, sc.warehouse(), sc.Table, r.stdout))
+			require.Empty(t, diff)
+			compared.Add(1)
+		})
+	}
+	t.Cleanup(func() { require.Greater(t, compared.Load(), int64(20), "tables compared") })
+}
+
+// plainToCanon decodes plain jsonl rows of table with its column types and
+// re-encodes them as canon-v1 lines.
+func plainToCanon(t *testing.T, wh, table, jsonl string) []string {
+	t.Helper()
+	id, err := paimon.ParseIdentifier(table)
+	require.NoError(t, err)
+	tbl, closeCatalog, err := loadTable(context.Background(), wh, id)
+	require.NoError(t, err)
+	defer closeCatalog()
+	fields := tbl.Schema().Fields
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(jsonl), "\n") {
+		if line == "" {
+			continue
+		}
+		require.True(t, json.Valid([]byte(line)), line)
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.UseNumber()
+		var obj map[string]any
+		require.NoError(t, dec.Decode(&obj), line)
+		require.Len(t, obj, len(fields), line)
+		values := make([]any, len(fields))
+		for i, f := range fields {
+			v, err := rowio.DecodeJSON(f.Type, obj[f.Name])
+			require.NoError(t, err, "column %s of %s", f.Name, line)
+			values[i] = v
+		}
+		b, err := canon.EncodeRow(fields, values)
+		require.NoError(t, err)
+		c, err := canon.Canonicalize(b)
+		require.NoError(t, err)
+		out = append(out, c)
+	}
+	slices.Sort(out) // as canon.ReadLines
+	return out
+}
+
 // TestScanOutputsAgree checks that json, csv and table print the same rows
 // as jsonl on the all-types table, and that jsonl keeps the column order.
 func TestScanOutputsAgree(t *testing.T) {
@@ -172,7 +231,8 @@ func TestScanOutputsAgree(t *testing.T) {
 		return r.stdout
 	}
 	jsonl := scan(t)
-	require.Empty(t, canon.Compare(expected, canonLines(t, jsonl)))
+	require.Empty(t, canon.Compare(expected, plainToCanon(t, wh, table, jsonl)))
+	require.Empty(t, canon.Compare(expected, canonLines(t, scan(t, "--output", "canon"))))
 
 	t.Run("jsonl column order", func(t *testing.T) {
 		first, _, _ := strings.Cut(jsonl, "\n")
@@ -188,7 +248,7 @@ func TestScanOutputsAgree(t *testing.T) {
 			sb.Write(r)
 			sb.WriteByte('\n')
 		}
-		require.Empty(t, canon.Compare(expected, canonLines(t, sb.String())))
+		require.Empty(t, canon.Compare(expected, plainToCanon(t, wh, table, sb.String())))
 	})
 	t.Run("csv", func(t *testing.T) {
 		recs, err := csv.NewReader(strings.NewReader(scan(t, "--output", "csv"))).ReadAll()
@@ -237,7 +297,7 @@ func TestScanSelectWhereLimit(t *testing.T) {
 		}
 	})
 	t.Run("where", func(t *testing.T) {
-		r := runCmd(t, "scan", "--where", "id = 1", "--warehouse", wh, table)
+		r := runCmd(t, "scan", "--where", "id = 1", "--warehouse", wh, table, "--output", "canon")
 		require.Equal(t, exitOK, r.code, r.stderr)
 		var want []string
 		for i, row := range rows {
@@ -249,7 +309,7 @@ func TestScanSelectWhereLimit(t *testing.T) {
 		require.Empty(t, canon.Compare(want, canonLines(t, r.stdout)))
 	})
 	t.Run("limit", func(t *testing.T) {
-		r := runCmd(t, "scan", "--warehouse", wh, table, "--limit", "3")
+		r := runCmd(t, "scan", "--warehouse", wh, table, "--limit", "3", "--output", "canon")
 		require.Equal(t, exitOK, r.code, r.stderr)
 		got := canonLines(t, r.stdout)
 		require.Len(t, got, 3)
@@ -258,13 +318,13 @@ func TestScanSelectWhereLimit(t *testing.T) {
 		}
 	})
 	t.Run("as-of the future reads the latest snapshot", func(t *testing.T) {
-		r := runCmd(t, "scan", "--warehouse", wh, table, "--as-of", "2999-01-01T00:00:00Z")
+		r := runCmd(t, "scan", "--warehouse", wh, table, "--as-of", "2999-01-01T00:00:00Z", "--output", "canon")
 		require.Equal(t, exitOK, r.code, r.stderr)
 		require.Empty(t, canon.Compare(expected, canonLines(t, r.stdout)))
 	})
 	t.Run("warehouse from the environment", func(t *testing.T) {
 		t.Setenv(warehouseEnv, wh)
-		r := runCmd(t, "scan", table)
+		r := runCmd(t, "scan", table, "--output", "canon")
 		require.Equal(t, exitOK, r.code, r.stderr)
 		require.Empty(t, canon.Compare(expected, canonLines(t, r.stdout)))
 	})
@@ -425,7 +485,7 @@ func TestScanMemWarehouse(t *testing.T) {
 		return fs.WriteFile(ctx, mem, "wh/"+filepath.ToSlash(rel), b, nil)
 	})
 	require.NoError(t, err)
-	r := runCmd(t, "scan", "--warehouse", "mem://paimon-cli-test/wh", "interop.append_unpartitioned")
+	r := runCmd(t, "scan", "--warehouse", "mem://paimon-cli-test/wh", "interop.append_unpartitioned", "--output", "canon")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	expected := readExpected(t, filepath.Join(goldenRoot, "java-1.4.2", "append-unpartitioned", "expected.jsonl"))
 	require.Empty(t, canon.Compare(expected, canonLines(t, r.stdout)))

@@ -12,8 +12,10 @@
 //
 // The JSON forms: Canon is canon-v1, the interop harness's encoding
 // (interop/README.md), exact and comparable with Java's and pypaimon's
-// dumps; Text is for people. Both write DECIMAL as strings with their
-// scale, BINARY as hex, DATE/TIME/TIMESTAMP as ISO text, ROW as an object
-// in field order, MAP as [key, value] pairs; they differ in FLOAT/DOUBLE
-// (IEEE bits or shortest decimal text) and in MAP entry order.
+// dumps; Text is plain JSON for people and tools, as lossless. Both write
+// DECIMAL as strings with their scale, BINARY as hex, DATE/TIME/TIMESTAMP
+// as ISO text, ROW as an object in field order, MAP as [key, value] pairs;
+// they differ in FLOAT/DOUBLE (IEEE bits or JSON numbers), in the fraction
+// digits of TIME and TIMESTAMP (always 3 and 9, or the column's precision)
+// and in MAP entry order (sorted or stored).
 package rowio

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
@@ -22,8 +23,12 @@ const (
 	// Java and Python dumps of the interop harness; FLOAT/DOUBLE as IEEE
 	// bits ("f64:3ff8000000000000"), MAP entries sorted.
 	Canon Style = iota
-	// Text is for people: FLOAT/DOUBLE as shortest decimal text, MAP
-	// entries in stored order. Everything else as Canon.
+	// Text is plain JSON, for people and for tools such as jq: FLOAT and
+	// DOUBLE as JSON numbers in their shortest exact decimal form (NaN,
+	// Infinity and -Infinity as strings), TIME and TIMESTAMP with the
+	// column's fraction digits (more only when a value holds more), MAP
+	// entries in stored order. Everything else as Canon. It is lossless:
+	// DecodeJSON reads every value back unchanged.
 	Text
 )
 
@@ -48,6 +53,20 @@ func EncodeJSON(t schema.DataType, v any, st Style) (any, error) {
 		case float64:
 			return floatText(f, 64), nil
 		}
+	case schema.Time:
+		if ms, ok := v.(int32); ok && st == Text && ms >= 0 {
+			return timeText(ms, t.Precision), nil
+		}
+		return canonValue(t, v)
+	case schema.Timestamp, schema.TimestampLTZ:
+		if ts, ok := v.(data.Timestamp); ok && st == Text {
+			s := timestampText(ts, t.Precision)
+			if t.Root == schema.TimestampLTZ {
+				s += "Z"
+			}
+			return s, nil
+		}
+		return canonValue(t, v)
 	case schema.Array, schema.Vector:
 		arr, ok := v.([]any)
 		if !ok || t.Element == nil {
@@ -157,6 +176,50 @@ func floatText(f float64, bits int) any {
 		return "-Infinity"
 	}
 	return json.Number(strconv.FormatFloat(f, 'g', -1, bits))
+}
+
+// timeText renders milliseconds of the day as HH:MM:SS with the fraction
+// digits of TIME(precision) (TIME stores milliseconds, so at most three),
+// more when the value holds more than its precision says.
+func timeText(ms int32, precision int) string {
+	s := fmt.Sprintf("%02d:%02d:%02d", ms/3_600_000, ms/60_000%60, ms/1000%60)
+	return s + fraction(int64(ms%1000)*1_000_000, min(precision, 3))
+}
+
+// timestampText renders a timestamp as YYYY-MM-DDTHH:MM:SS with the
+// fraction digits of its column's precision (more when the value holds
+// more), the wall clock of its millis read as UTC.
+func timestampText(ts data.Timestamp, precision int) string {
+	tm := time.UnixMilli(ts.Millis).UTC()
+	if tm.Year() > 9999 || tm.Year() < 0 {
+		// Outside ISO-8601's four-digit years: canon-v1's form.
+		return canon.FormatTimestamp(ts)
+	}
+	nanos := int64(tm.Nanosecond()) + int64(ts.NanoOfMilli)
+	s := fmt.Sprintf("%04d-%02d-%02dT%02d:%02d:%02d", tm.Year(), int(tm.Month()), tm.Day(), tm.Hour(), tm.Minute(), tm.Second())
+	return s + fraction(nanos, precision)
+}
+
+// fraction renders nanos (0..999999999) as "." and at least digits
+// fraction digits, or "" for no digits and no fraction; digits grow in
+// steps of three while the value holds more.
+func fraction(nanos int64, digits int) string {
+	digits = max(0, min(digits, 9))
+	for digits < 9 && nanos%pow10i(9-digits) != 0 {
+		digits = min(9, (digits/3+1)*3)
+	}
+	if digits == 0 {
+		return ""
+	}
+	return "." + fmt.Sprintf("%09d", nanos)[:digits]
+}
+
+func pow10i(n int) int64 {
+	p := int64(1)
+	for range n {
+		p *= 10
+	}
+	return p
 }
 
 // Object is a JSON object whose keys keep their order (encoding/json sorts

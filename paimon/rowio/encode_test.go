@@ -1,8 +1,10 @@
 package rowio
 
 import (
+	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -34,6 +36,13 @@ func TestEncodeValue(t *testing.T) {
 		{"string with html", schema.StringType(), "<a&b>", `"<a&b>"`, "<a&b>", false},
 		{"date", schema.DateType(), int32(19782), `"2024-02-29"`, "2024-02-29", false},
 		{"timestamp ltz", schema.TimestampLTZType(9), data.Timestamp{Millis: 0, NanoOfMilli: 1}, `"1970-01-01T00:00:00.000000001Z"`, "1970-01-01T00:00:00.000000001Z", false},
+		{"timestamp(3)", schema.TimestampType(3), data.Timestamp{Millis: 1709210096789}, `"2024-02-29T12:34:56.789000000"`, "2024-02-29T12:34:56.789", false},
+		{"timestamp(0)", schema.TimestampType(0), data.Timestamp{Millis: 1709210096000}, `"2024-02-29T12:34:56.000000000"`, "2024-02-29T12:34:56", false},
+		{"timestamp(0) holding millis", schema.TimestampType(0), data.Timestamp{Millis: 1709210096500}, `"2024-02-29T12:34:56.500000000"`, "2024-02-29T12:34:56.500", false},
+		{"timestamp(6)", schema.TimestampType(6), data.Timestamp{Millis: 1709210096001, NanoOfMilli: 2000}, `"2024-02-29T12:34:56.001002000"`, "2024-02-29T12:34:56.001002", false},
+		{"timestamp ltz(3)", schema.TimestampLTZType(3), data.Timestamp{Millis: 1709210096789}, `"2024-02-29T12:34:56.789000000Z"`, "2024-02-29T12:34:56.789Z", false},
+		{"time(0)", schema.TimeType(0), int32(45296000), `"12:34:56.000"`, "12:34:56", false},
+		{"time(3)", schema.TimeType(3), int32(45296007), `"12:34:56.007"`, "12:34:56.007", false},
 		{"map sorted in canon only", mapType, m, `[["a",null],["b",2]]`, `[["b",2],["a",null]]`, false},
 		{"row keeps field order", rowType, []any{int32(1), 0.5}, `{"z":1,"a":"f64:3fe0000000000000"}`, `{"z":1,"a":0.5}`, false},
 		{"array of double", schema.ArrayType(schema.DoubleType()), []any{2.0, nil}, `["f64:4000000000000000",null]`, `[2,null]`, false},
@@ -54,6 +63,11 @@ func TestEncodeValue(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, !tt.textIsNil, ok)
 			require.Equal(t, tt.text, s)
+			if ok && !tt.typ.IsNested() && tt.typ.Root != schema.Variant && !strings.Contains(tt.name, "holding") {
+				back, err := ParseText(tt.typ, s) // Text is lossless
+				require.NoError(t, err)
+				require.Equal(t, fmt.Sprint(tt.value), fmt.Sprint(back))
+			}
 		})
 	}
 }
