@@ -28,7 +28,8 @@ type ingester struct {
 	committed   int64
 }
 
-// ingest runs the ingester until cfg.duration passes or ctx ends, then
+// ingest runs the ingester until cfg.duration passes, cfg.maxCommits
+// commits are made or ctx ends, then
 // commits what it has and returns.
 func ingest(ctx context.Context, cfg *config, out io.Writer) error {
 	cat, err := catalog.Open(ctx, cfg.warehouse, nil)
@@ -133,6 +134,10 @@ func (in *ingester) loop(ctx context.Context) error {
 		case <-commits.C:
 			if err := in.commitNow(work); err != nil {
 				return err
+			}
+			if in.cfg.maxCommits > 0 && in.commits >= in.cfg.maxCommits {
+				fmt.Fprintf(in.out, "stopping after %d commits\n", in.commits)
+				return nil
 			}
 		case <-deadline:
 			fmt.Fprintf(in.out, "stopping after %s\n", in.cfg.duration)

@@ -28,6 +28,7 @@ type config struct {
 	rowsPerTick int
 	batchRows   int           // rows buffered before they go to the writer
 	duration    time.Duration // 0: until the context ends
+	maxCommits  int           // stop after this many commits; 0: no limit
 
 	// crash, when set, is called at the named points of every commit
 	// ("before-commit" after the state records it, "after-commit" before
@@ -62,14 +63,15 @@ func parseFlags(args []string, stdout io.Writer) (*config, func(), error) {
 	flags.IntVar(&cfg.rowsPerTick, "rows", 10, "rows generated per tick")
 	flags.IntVar(&cfg.batchRows, "batch", 1000, "rows buffered into one Arrow batch before it is written")
 	flags.DurationVar(&cfg.duration, "duration", 0, "stop after this long (0: run until interrupted)")
+	flags.IntVar(&cfg.maxCommits, "commits", 0, "stop after this many commits (0: no limit)")
 	if err := flags.Parse(args); err != nil {
 		return nil, nil, err
 	}
 	if cfg.warehouse == "" && flags.NArg() > 0 {
 		cfg.warehouse = flags.Arg(0)
 	}
-	if cfg.interval <= 0 || cfg.tick <= 0 || cfg.rowsPerTick <= 0 || cfg.batchRows <= 0 || cfg.duration < 0 {
-		return nil, nil, errors.New("-interval, -tick, -rows and -batch must be positive, -duration not negative")
+	if cfg.interval <= 0 || cfg.tick <= 0 || cfg.rowsPerTick <= 0 || cfg.batchRows <= 0 || cfg.duration < 0 || cfg.maxCommits < 0 {
+		return nil, nil, errors.New("-interval, -tick, -rows and -batch must be positive, -duration and -commits not negative")
 	}
 	id, err := paimon.ParseIdentifier(*table)
 	if err != nil {
