@@ -83,6 +83,7 @@ func init() {
 			run:      runCompact,
 		},
 		tagCommand(),
+		branchCommand(),
 		{
 			name:     "rollback",
 			summary:  "roll a table back to a snapshot or a tag",

@@ -152,6 +152,10 @@
 //	paimon tag delete [--if-exists] db.table NAME
 //	paimon tag list [--output FORMAT] db.table
 //	paimon rollback (--snapshot N | --tag T) db.table
+//	paimon branch create [--tag T | --snapshot N] db.table NAME
+//	paimon branch drop [--if-exists] db.table NAME
+//	paimon branch fast-forward db.table NAME
+//	paimon branch list [--output FORMAT] db.table
 //
 // expire deletes old snapshots and the files only they reference, as Java's
 // expire_snapshots procedure; unset flags take the table's snapshot.*
@@ -165,7 +169,9 @@
 // since deleting those files is not implemented. rollback removes the
 // snapshots (and tags) newer than the target and makes it the latest again,
 // restoring an expired snapshot from its tag; data files are left in place
-// as Java leaves them.
+// as Java leaves them. branch create, drop and fast-forward manage branches
+// as Java's FileSystemBranchManager does (a branch starts empty, at a tag or
+// at a snapshot; it is read and written as db.table$branch_NAME).
 //
 // # Progress
 //
