@@ -419,6 +419,9 @@ public class PaimonInterop {
                 if (runFeatureOp(catalog, id, op, name, ioManager)) {
                     return;
                 }
+                if (runStreamLaneOp(catalog, id, op, name)) {
+                    return;
+                }
                 throw new UnsupportedException(name);
         }
     }
@@ -1745,6 +1748,29 @@ public class PaimonInterop {
                     }
                     return true;
                 }
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * Ops of the streaming/branch/file-index lane (issue 21); returns false for an unknown op.
+     *
+     * <ul>
+     *   <li>{"op":"fastForward","name":"b"}: Table.fastForward(b) on the op's table (main unless
+     *       "branch" is given).
+     *   <li>{"op":"dropBranch","name":"b"}: Table.deleteBranch(b).
+     * </ul>
+     */
+    private static boolean runStreamLaneOp(
+            Catalog catalog, Identifier id, Map<String, Object> op, String name) throws Exception {
+        switch (name) {
+            case "fastForward":
+                catalog.getTable(id).fastForward(asString(op.get("name"), "name"));
+                return true;
+            case "dropBranch":
+                catalog.getTable(id).deleteBranch(asString(op.get("name"), "name"));
+                return true;
             default:
                 return false;
         }
