@@ -107,7 +107,7 @@ func (s *Scan) planIncremental(ctx context.Context, st *scanState, plan *Plan, b
 			}
 			list = manifestListRef{snap.DeltaManifestList, snap.DeltaManifestListSize}
 		case IncrementalChangelog:
-			if snap.CommitKind == snapshot.CommitOverwrite || snap.ChangelogManifestList == nil {
+			if (snap.CommitKind == snapshot.CommitOverwrite && !s.spec.follow) || snap.ChangelogManifestList == nil {
 				continue
 			}
 			list = manifestListRef{*snap.ChangelogManifestList, snap.ChangelogManifestListSize}

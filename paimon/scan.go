@@ -79,6 +79,9 @@ type ScanSpec struct {
 	// WithRowTracking). Columns of a row-tracking table may name these two
 	// either way.
 	RowTracking bool
+
+	// follow marks a follower's incremental step (withFollow).
+	follow bool
 }
 
 // ScanOption sets a field of a ScanSpec.
