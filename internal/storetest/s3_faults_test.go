@@ -639,10 +639,14 @@ func (ff *faultFS) plant(f fault) {
 			ff.trap.arm(trapLostAck, f.blip)
 			return
 		}
-		ff.ctl.send(false)
+		// A blip's trap is armed before the server stops: a concurrent
+		// request (the scan reads manifests in parallel) refused while the
+		// stop is still under way must bring the server back too, or it
+		// may spend all its attempts before the trap is armed.
 		if f.blip {
 			ff.trap.arm(trapRestartOnError, false)
 		}
+		ff.ctl.send(false)
 	}
 }
 
