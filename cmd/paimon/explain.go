@@ -173,24 +173,24 @@ func explainText(w io.Writer, tbl *paimon.Table, plan *paimon.Plan, parts []sche
 func explainJSON(w io.Writer, tbl *paimon.Table, plan *paimon.Plan, parts []schema.DataField, splits []splitInfo) error {
 	st := plan.Stats
 	stats := rowio.Object{
-		Keys: []string{"manifests", "manifestsPruned", "files", "filesPrunedByPartition",
-			"filesPrunedByBucket", "filesPrunedByStats", "filesPrunedByLimit", "rowCount"},
+		Keys: []string{"manifests", "manifests_pruned", "files", "files_pruned_by_partition",
+			"files_pruned_by_bucket", "files_pruned_by_stats", "files_pruned_by_limit", "row_count"},
 		Values: []any{st.Manifests, st.ManifestsPruned, st.Files, st.FilesPrunedByPartition,
 			st.FilesPrunedByBucket, st.FilesPrunedByStats, st.FilesPrunedByLimit, st.RowCount},
 	}
 	list := make([]any, len(splits))
 	for i, s := range splits {
-		part := rowio.Object{}
-		for k, f := range parts {
-			v, err := rowio.EncodeJSON(f.Type, s.partition[k], rowio.Canon)
-			if err != nil {
-				return fmt.Errorf("partition field %s: %w", f.Name, err)
+		// One partition style in every command: "k=v/k2=v2", "" when
+		// the table is not partitioned (as health prints it).
+		part := ""
+		if len(parts) > 0 {
+			var err error
+			if part, err = partitionText(parts, s.partition); err != nil {
+				return err
 			}
-			part.Keys = append(part.Keys, f.Name)
-			part.Values = append(part.Values, v)
 		}
 		list[i] = rowio.Object{
-			Keys:   []string{"partition", "bucket", "bucketPath", "files", "rows", "bytes"},
+			Keys:   []string{"partition", "bucket", "bucket_path", "files", "rows", "bytes"},
 			Values: []any{part, s.bucket, s.path, s.files, s.rows, s.bytes},
 		}
 	}
@@ -199,7 +199,7 @@ func explainJSON(w io.Writer, tbl *paimon.Table, plan *paimon.Plan, parts []sche
 		snap = nil
 	}
 	doc := rowio.Object{
-		Keys:   []string{"table", "snapshotId", "schemaId", "stats", "splits"},
+		Keys:   []string{"table", "snapshot_id", "schema_id", "stats", "splits"},
 		Values: []any{tbl.Identifier().String(), snap, plan.SchemaID, stats, list},
 	}
 	b, err := rowio.MarshalJSON(doc)
