@@ -92,6 +92,13 @@ func init() {
 			run:      runRollback,
 		},
 		{
+			name:     "orphans",
+			summary:  "list (or with --delete remove) the files of a table that nothing references",
+			synopsis: "--warehouse URI [--delete] [--older-than DURATION] [--output text|json] db.table",
+			details:  orphansDetails,
+			run:      runOrphans,
+		},
+		{
 			name:     "help",
 			summary:  "show help for paimon or for one command",
 			synopsis: "[command]",

@@ -43,6 +43,7 @@
 //	expire      expire old snapshots and the files only they reference
 //	tag         create, delete and list tags
 //	rollback    roll a table back to a snapshot or a tag
+//	orphans     list or remove the files nothing references
 //
 // # Inspection
 //
@@ -156,6 +157,7 @@
 //	paimon branch drop [--if-exists] db.table NAME
 //	paimon branch fast-forward db.table NAME
 //	paimon branch list [--output FORMAT] db.table
+//	paimon orphans [--delete] [--older-than DURATION] [--output text|json] db.table
 //
 // expire deletes old snapshots and the files only they reference, as Java's
 // expire_snapshots procedure; unset flags take the table's snapshot.*
@@ -171,7 +173,11 @@
 // restoring an expired snapshot from its tag; data files are left in place
 // as Java leaves them. branch create, drop and fast-forward manage branches
 // as Java's FileSystemBranchManager does (a branch starts empty, at a tag or
-// at a snapshot; it is read and written as db.table$branch_NAME).
+// at a snapshot; it is read and written as db.table$branch_NAME). orphans
+// lists the files no snapshot, tag, changelog or branch references (failed
+// commits, crashed writers, the data files a rollback leaves), older than
+// --older-than (1 d), with their absolute paths and total size; --delete
+// removes them (Java's remove_orphan_files).
 //
 // # Progress
 //
