@@ -11,9 +11,6 @@ import (
 	"github.com/paimon-go/paimon-go/catalog"
 	_ "github.com/paimon-go/paimon-go/catalog/filesystem" // metastore "filesystem"
 	"github.com/paimon-go/paimon-go/catalog/rest"         // metastore "rest" (http:// and https://)
-	_ "github.com/paimon-go/paimon-go/fs/blobfs/azurefs"  // azblob://
-	_ "github.com/paimon-go/paimon-go/fs/blobfs/gcsfs"    // gs://
-	_ "github.com/paimon-go/paimon-go/fs/blobfs/s3fs"     // s3://
 	_ "github.com/paimon-go/paimon-go/fs/localfs"         // file:// and plain paths
 	_ "github.com/paimon-go/paimon-go/fs/memfs"           // mem://
 	"github.com/paimon-go/paimon-go/paimon"

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/paimon-go/paimon-go/fs"
 )
 
 // Exit statuses.
@@ -98,8 +100,29 @@ func (e *env) exitCode(err error) int {
 		fmt.Fprintln(e.stderr, "paimon: interrupted")
 		return exitFailure
 	}
+	if errors.Is(err, fs.ErrNoScheme) {
+		// The library's text tells a Go programmer what to import; a
+		// user of the command needs to know which build has the driver.
+		fmt.Fprintf(e.stderr, "paimon: %s\n", noSchemeText(err))
+		return exitFailure
+	}
 	fmt.Fprintf(e.stderr, "paimon: %s\n", errorText(err))
 	return exitFailure
+}
+
+// noSchemeText explains a warehouse URI whose scheme this binary has no
+// driver for (see "Cloud drivers and binary size" in doc.go).
+func noSchemeText(err error) string {
+	msg := err.Error()
+	scheme := ""
+	if _, after, ok := strings.Cut(msg, "scheme \""); ok {
+		scheme, _, _ = strings.Cut(after, "\"")
+	}
+	tag := map[string]string{"s3": "nos3", "s3a": "nos3", "gs": "nogcs", "azblob": "noazure"}[scheme]
+	if tag != "" {
+		return fmt.Sprintf("this paimon binary was built without the %s:// driver (-tags %s); rebuild without that tag", scheme, tag)
+	}
+	return fmt.Sprintf("unknown warehouse scheme %q: use a local path, file://, mem://, s3://, gs://, azblob:// or an http(s):// REST catalog", scheme)
 }
 
 // errorText is err's message without the "paimon: " prefixes that the

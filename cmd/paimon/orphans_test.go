@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,4 +60,11 @@ func TestOrphansCommand(t *testing.T) {
 	runUsage(t, "--older-than", "orphans", w, table, "--older-than", "0")
 	runUsage(t, "--older-than", "orphans", w, table, "--older-than", "soon")
 	runFail(t, "table not found", "orphans", w, "interop.nope")
+}
+
+// TestUnknownScheme: a warehouse scheme without a driver names what to use
+// or how the binary was built, not Go imports.
+func TestUnknownScheme(t *testing.T) {
+	runFail(t, `unknown warehouse scheme "foo": use a local path`, "scan", "--warehouse", "foo://b/w", "db.t")
+	require.Contains(t, noSchemeText(errors.New(`fs: no opener registered for scheme "gs" (blank-import ...)`)), "built without the gs:// driver (-tags nogcs)")
 }
