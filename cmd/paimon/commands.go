@@ -99,6 +99,12 @@ func init() {
 			run:      runOrphans,
 		},
 		{
+			name:     "version",
+			summary:  "print the version and commit the binary was built from",
+			synopsis: "",
+			run:      runVersion,
+		},
+		{
 			name:     "help",
 			summary:  "show help for paimon or for one command",
 			synopsis: "[command]",

@@ -44,6 +44,7 @@
 //	tag         create, delete and list tags
 //	rollback    roll a table back to a snapshot or a tag
 //	orphans     list or remove the files nothing references
+//	version     print the version and commit the binary was built from
 //
 // # Inspection
 //
