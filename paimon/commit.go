@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
+	"log/slog"
 	"math/rand/v2"
 	"time"
 
@@ -73,7 +74,9 @@ type CommitResult struct {
 	// Attempts counts the tries it took (1 without contention).
 	Attempts int
 	// AlreadyCommitted is true when the commit user had committed this
-	// identifier before: nothing was added and no file was touched.
+	// identifier before: nothing was added and no file was touched. Check
+	// it: a re-run job with the same user and identifiers adds nothing. A
+	// warning also goes to log/slog's default logger.
 	AlreadyCommitted bool
 	// Expired lists the snapshots the post-commit expiration removed.
 	Expired []int64
@@ -433,7 +436,10 @@ func (c *TableCommit) begin(ctx context.Context, identifier int64, msgs []Commit
 		// ingester that saved them and crashed after the commit landed):
 		// their files are in the table, so nothing is removed, as in
 		// Java's TableCommitImpl.filterAndCommit. Files of a rewrite are
-		// orphans for RemoveOrphanFiles.
+		// orphans for RemoveOrphanFiles. Said loudly (issue 22): a
+		// re-run ingester otherwise adds nothing without a word.
+		slog.WarnContext(ctx, "paimon: commit identifier already committed by this user; nothing added",
+			"table", c.t.Identifier().String(), "user", c.user, "identifier", identifier)
 		return nil, &CommitResult{AlreadyCommitted: true}, nil
 	}
 	return entries, nil, nil

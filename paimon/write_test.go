@@ -1,10 +1,12 @@
 package paimon_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	iofs "io/fs"
+	"log/slog"
 	"math/rand/v2"
 	"path"
 	"slices"
@@ -254,10 +256,15 @@ func TestCommitIdempotent(t *testing.T) {
 	for _, sp := range plan.Splits {
 		same = append(same, paimon.CommitMessage{Partition: sp.Partition, Bucket: sp.Bucket, TotalBuckets: -1, NewFiles: sp.Files})
 	}
+	var logged bytes.Buffer // the no-op is logged (not parallel: slog's default is global)
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
 	res, err := c2.Commit(ctx, 7, same)
 	require.NoError(t, err)
 	require.True(t, res.AlreadyCommitted)
 	require.Nil(t, res.Snapshot)
+	require.Contains(t, logged.String(), "already committed")
+	require.Contains(t, logged.String(), "identifier=7")
 	require.Len(t, dump(t, reopen(t, fsys)), 10)
 	ids, err := c2.FilterCommitted(ctx, []int64{6, 7, 8, 9})
 	require.NoError(t, err)
