@@ -31,9 +31,9 @@ func TestBranchCommands(t *testing.T) {
 	require.Equal(t, []string{"b1", "b3", "empty"}, branchNamesOf(t, wh, table))
 
 	require.Equal(t, expectedRows(t, "append-unpartitioned", "expected-snapshot-1.jsonl"),
-		canonLines(t, runOK(t, "scan", w, table+"$branch_b1")))
+		canonLines(t, runOK(t, "scan", w, table+"$branch_b1", "--output", "canon")))
 	require.Equal(t, expectedRows(t, "append-unpartitioned", "expected-snapshot-3.jsonl"),
-		canonLines(t, runOK(t, "scan", w, table+"$branch_b3")))
+		canonLines(t, runOK(t, "scan", w, table+"$branch_b3", "--output", "canon")))
 
 	runFail(t, "branch already exists", "branch", "create", w, table, "b1")
 	runFail(t, "invalid branch name", "branch", "create", w, table, "main")
@@ -46,7 +46,7 @@ func TestBranchCommands(t *testing.T) {
 		runOK(t, "branch", "fast-forward", w, table, "b3"))
 	require.Equal(t, []int64{1, 2, 3}, snapshotIDsOf(t, wh, table))
 	require.Equal(t, expectedRows(t, "append-unpartitioned", "expected-snapshot-3.jsonl"),
-		canonLines(t, runOK(t, "scan", w, table)))
+		canonLines(t, runOK(t, "scan", w, table, "--output", "canon")))
 
 	require.Equal(t, "Dropped branch empty of interop.append_unpartitioned.\n", runOK(t, "branch", "drop", w, table, "empty"))
 	runFail(t, "branch not found", "branch", "drop", w, table, "empty")
