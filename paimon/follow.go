@@ -530,8 +530,12 @@ func (f *Follower) earlierThan(ctx context.Context, ms int64) (int64, bool, erro
 }
 
 // Records reads a plan of this follower: every row with its leading
-// rowkind column (added to the columns asked for when they lack it). The rows of a full plan are the snapshot's merged rows
-// (+I or +U), as Java's streaming starting read drops retractions.
+// rowkind column (added to the columns asked for when they lack it). The
+// rows of a full plan are the snapshot's rows as Java's starting read
+// returns them: +I for files read as they are, the merged kind (+I or +U)
+// otherwise, retractions dropped. Rows come in the table's current schema
+// (Java's from-snapshot dynamic option also time-travels the schema to the
+// starting snapshot's; WithColumns of that schema's fields does the same).
 func (f *Follower) Records(ctx context.Context, p *FollowPlan) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
 		if p == nil || p.Plan == nil || len(p.Plan.Splits) == 0 {
@@ -545,13 +549,33 @@ func (f *Follower) Records(ctx context.Context, p *FollowPlan) iter.Seq2[arrow.R
 		}
 		scan := f.t.NewScan(opts...)
 		mem := scan.allocator()
-		for rec, err := range scan.ReadSplits(ctx, p.Plan.Splits...) {
-			if err != nil {
-				yield(nil, err)
-				return
+		pk := len(f.t.schema.PrimaryKeys) > 0
+		splits := p.Plan.Splits
+		if !p.Full {
+			for rec, err := range scan.ReadSplits(ctx, splits...) {
+				if !yield(rec, err) || err != nil {
+					return
+				}
 			}
-			if p.Full {
-				kept, err := dropRetractions(rec, mem)
+			return
+		}
+		for i := range splits {
+			// Java's starting read of a raw-convertible primary-key split
+			// reads the files as they are (PrimaryKeyTableRawFileSplitRead-
+			// Provider): every row +I. Merged splits keep the merged kind
+			// and drop retractions (DropDeleteReader).
+			raw := pk && splits[i].RawConvertible
+			for rec, err := range scan.ReadSplits(ctx, splits[i]) {
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				var kept arrow.RecordBatch
+				if raw {
+					kept, err = allInserts(rec, mem)
+				} else {
+					kept, err = dropRetractions(rec, mem)
+				}
 				rec.Release()
 				if err != nil {
 					yield(nil, err)
@@ -560,13 +584,30 @@ func (f *Follower) Records(ctx context.Context, p *FollowPlan) iter.Seq2[arrow.R
 				if kept == nil {
 					continue
 				}
-				rec = kept
-			}
-			if !yield(rec, nil) {
-				return
+				if !yield(kept, nil) {
+					return
+				}
 			}
 		}
 	}
+}
+
+// allInserts replaces the rowkind column (the first) of rec by +I.
+func allInserts(rec arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
+	if _, ok := rec.Column(0).(*array.String); !ok {
+		return nil, fmt.Errorf("paimon: rowkind column has type %s", rec.Column(0).DataType())
+	}
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	n := int(rec.NumRows())
+	b.Reserve(n)
+	for range n {
+		b.Append("+I")
+	}
+	kinds := b.NewArray()
+	defer kinds.Release()
+	cols := append([]arrow.Array{kinds}, rec.Columns()[1:]...)
+	return array.NewRecordBatch(rec.Schema(), cols, rec.NumRows()), nil
 }
 
 // dropRetractions removes the -U and -D rows of an audit-log batch (its

@@ -1760,6 +1760,7 @@ public class PaimonInterop {
      *   <li>{"op":"fastForward","name":"b"}: Table.fastForward(b) on the op's table (main unless
      *       "branch" is given).
      *   <li>{"op":"dropBranch","name":"b"}: Table.deleteBranch(b).
+     *   <li>{"op":"streamRead",...}: see streamRead.
      * </ul>
      */
     private static boolean runStreamLaneOp(
@@ -1771,9 +1772,74 @@ public class PaimonInterop {
             case "dropBranch":
                 catalog.getTable(id).deleteBranch(asString(op.get("name"), "name"));
                 return true;
+            case "streamRead":
+                streamRead(catalog.getTable(id), op);
+                return true;
             default:
                 return false;
         }
+    }
+
+    /**
+     * {"op":"streamRead","out":"file","options":{...},"until":N[,"commitConsumer":true]}: Java's
+     * stream scan (ReadBuilder.newStreamScan) of the table copied with options, plan after plan,
+     * until the next snapshot is beyond "until" and nothing is left. Each row is one line
+     * "snapshotId TAB canon-v1 row with a leading rowkind", in the order read. commitConsumer
+     * calls notifyCheckpointComplete after each plan (the table's consumer-id records progress).
+     */
+    private static void streamRead(Table table, Map<String, Object> op) throws Exception {
+        Map<String, String> options =
+                op.get("options") == null ? Map.of() : stringMap(op.get("options"), "options");
+        Table t = table.copy(options);
+        long until = asLong(op.get("until"), "until");
+        boolean commit = Boolean.TRUE.equals(op.get("commitConsumer"));
+        ReadBuilder rb = t.newReadBuilder();
+        org.apache.paimon.table.source.StreamTableScan scan = rb.newStreamScan();
+        org.apache.paimon.table.source.TableRead read = rb.newRead();
+        List<DataField> fields = t.rowType().getFields();
+        List<String> lines = new ArrayList<>();
+        int empty = 0;
+        while (true) {
+            org.apache.paimon.table.source.TableScan.Plan plan;
+            try {
+                plan = scan.plan();
+            } catch (EndOfScanException e) {
+                break;
+            }
+            Long next = scan.checkpoint();
+            if (plan.splits().isEmpty()) {
+                if (next != null && next > until) {
+                    break;
+                }
+                // The first call may only find the start; later empty plans mean caught up.
+                if (++empty > 3) {
+                    throw new IllegalStateException(
+                            "stream scan stopped at next snapshot " + next + " before " + until);
+                }
+                continue;
+            }
+            empty = 0;
+            Long sid =
+                    plan instanceof org.apache.paimon.table.source.snapshot.SnapshotReader.Plan
+                            ? ((org.apache.paimon.table.source.snapshot.SnapshotReader.Plan) plan).snapshotId()
+                            : null;
+            final String prefix = sid + "\t";
+            RecordReader<InternalRow> reader = read.createReader(plan.splits());
+            reader.forEachRemaining(
+                    row -> {
+                        Map<String, Object> m = new LinkedHashMap<>();
+                        m.put("rowkind", row.getRowKind().shortString());
+                        m.putAll(renderRow(row, fields));
+                        lines.add(prefix + Json.write(m));
+                    });
+            if (commit) {
+                scan.notifyCheckpointComplete(next);
+            }
+            if (next != null && next > until) {
+                break;
+            }
+        }
+        Files.write(Paths.get(asString(op.get("out"), "out")), lines, StandardCharsets.UTF_8);
     }
 
     private static void writeColumns(Table table, Map<String, Object> op, IOManager ioManager) throws Exception {
