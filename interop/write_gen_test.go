@@ -211,3 +211,14 @@ func wtWindowDouble(step float64, nullPct int, bits32 bool) wtGen {
 		return fmt.Sprintf("f64:%016x", math.Float64bits(v))
 	}
 }
+
+// wtLongString draws random strings of n letters, which compress poorly.
+func wtLongString(n int) wtGen {
+	return func(r *rand.Rand, _ int) any {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('a' + r.IntN(26))
+		}
+		return string(b)
+	}
+}

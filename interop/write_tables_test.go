@@ -209,6 +209,20 @@ func wtSpecs(t *testing.T) []wtSpec {
 			javaRows:      60, goRowsAfter: 60,
 		},
 		{
+			// Parquet LZ4 as parquet-java writes it (Hadoop frames), with a
+			// column of long random strings so that pages exceed one Hadoop
+			// chunk (256 KiB less overhead) and Java decompresses several.
+			name: "lz4_parquet", fields: append(withoutField(allTypes, "c_multiset"), wtField(50, "big", "STRING")), light: true,
+			options: map[string]string{"bucket": "-1", "file.format": "parquet", "file.compression": "lz4"},
+			gens:    map[string]wtGen{"big": wtLongString(400)},
+			commits: []wtCommit{{kind: "append", rows: 1500, writes: 2}, {kind: "append", rows: 100, writes: 1}},
+		},
+		{
+			name: "lz4raw_parquet", fields: withoutField(allTypes, "c_multiset"), light: true,
+			options: map[string]string{"bucket": "-1", "file.format": "parquet", "file.compression": "lz4_raw"},
+			commits: []wtCommit{{kind: "append", rows: 150, writes: 2}},
+		},
+		{
 			name: "types_py_parquet", fields: withoutField(allTypes, "c_multiset"), light: true,
 			options: map[string]string{"bucket": "-1", "file.format": "parquet"},
 			commits: []wtCommit{{kind: "append", rows: 150, writes: 2}, {kind: "append", rows: 100, writes: 1}},

@@ -300,6 +300,9 @@ func (r *splitReader) openFormat(ctx context.Context, p string, ra io.ReaderAt, 
 	switch fileFormat(f.FileName) {
 	case "parquet":
 		pr, err := parquet.Open(ctx, ra, size, &parquet.ReadOptions{Name: p})
+		if errors.Is(err, parquet.ErrUnsupported) {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
 		if err != nil {
 			return nil, corrupt(p, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
@@ -41,6 +42,28 @@ func validateFooter(rdr *file.Reader, size int64) error {
 			}
 			if cc.NumValues() < 0 {
 				return fmt.Errorf("row group %d column %d: negative value count %d", g, c, cc.NumValues())
+			}
+		}
+	}
+	return nil
+}
+
+// checkCodecs refuses a file whose column chunks use a compression codec
+// arrow-go has no implementation for (LZO, which parquet-java writes
+// through Hadoop's native codec): before any page is read, and as
+// ErrUnsupported, since the file itself is well formed. LZ4 (Hadoop
+// framing, lz4.go), LZ4_RAW, SNAPPY, GZIP, ZSTD and BROTLI are decoded.
+func checkCodecs(rdr *file.Reader, name string) error {
+	md := rdr.MetaData()
+	for g := 0; g < md.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
+		for c := 0; c < rg.NumColumns(); c++ {
+			cc, err := rg.ColumnChunk(c)
+			if err != nil {
+				return fmt.Errorf("%w: %s: row group %d column %d: %w", ErrCorrupt, name, g, c, err)
+			}
+			if _, err := compress.GetCodec(cc.Compression()); err != nil {
+				return fmt.Errorf("%w: %s: compression codec %s (column %s)", ErrUnsupported, name, cc.Compression(), cc.PathInSchema())
 			}
 		}
 	}

@@ -52,7 +52,8 @@ type Reader struct {
 }
 
 // Open parses the footer of the Parquet file r of the given size. Errors wrap
-// ErrCorrupt when the footer cannot be decoded.
+// ErrCorrupt when the footer cannot be decoded, ErrUnsupported when a column
+// chunk uses a compression codec this package cannot decode.
 func Open(ctx context.Context, r io.ReaderAt, size int64, opts *ReadOptions) (_ *Reader, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -74,6 +75,9 @@ func Open(ctx context.Context, r io.ReaderAt, size int64, opts *ReadOptions) (_ 
 	}
 	if err := validateFooter(rdr, size); err != nil {
 		return nil, out.corrupt(err)
+	}
+	if err := checkCodecs(rdr, out.name); err != nil {
+		return nil, err
 	}
 	out.rdr = rdr
 	return out, nil

@@ -153,7 +153,11 @@ func (c *config) parquetOptions(opts map[string]string, compression string, zstd
 		c.parquetCodec = compress.Codecs.Zstd
 	case "lz4_raw":
 		c.parquetCodec = compress.Codecs.Lz4Raw
-	case "lz4", "lzo":
+	case "lz4":
+		// Hadoop-framed, as parquet-java writes it (format/parquet
+		// registers the codec).
+		c.parquetCodec = compress.Codecs.Lz4
+	case "lzo":
 		return fmt.Errorf("%w: Parquet compression %q", ErrUnsupported, name)
 	default:
 		return fmt.Errorf("%w: Parquet compression %q", ErrInvalid, name)

@@ -9,6 +9,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	// The Hadoop-framed LZ4 codec parquet-java writes for file.compression
+	// lz4, registered with arrow-go's codec registry.
+	_ "github.com/paimon-go/paimon-go/format/parquet"
 )
 
 // parquetWriter writes a Parquet data file the way Java's

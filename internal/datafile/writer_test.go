@@ -466,6 +466,7 @@ func TestFormatOptions(t *testing.T) {
 		{map[string]string{"file.suffix.include.compression": "TRUE", "file.compression": "none"}, `-0\.parquet`, "UNCOMPRESSED", 1, 0},
 		{map[string]string{"file.suffix.include.compression": "true", "file.compression": "snappy"}, `-0\.snappy\.parquet`, "SNAPPY", 1, 0},
 		{map[string]string{"file.suffix.include.compression": "true", "file.compression": "lz4_raw"}, `-0\.lz4_raw\.parquet`, "LZ4_RAW", 1, 0},
+		{map[string]string{"file.suffix.include.compression": "true", "file.compression": "lz4"}, `-0\.lz4\.parquet`, "LZ4", 1, 0},
 		{map[string]string{"file.compression": "gzip", "parquet.compression": "snappy"}, `-0\.parquet`, "SNAPPY", 1, 0},
 		{map[string]string{"file.compression": "none", "parquet.block.size": "100000"}, `-0\.parquet`, "UNCOMPRESSED", 3, 30_000},
 		{map[string]string{"file.compression": "none", "parquet.block.size": "1", "file.block-size": "1 gb"}, `-0\.parquet`, "UNCOMPRESSED", 1, 30_000},

@@ -524,3 +524,19 @@ dump("primary-branch", plan("primary_branch",
            {"name": "filter-dt", "filter": "dt = \"b\""},
            {"name": "filter-id", "filter": "id < 10"},
            {"name": "inc-0-1", "incremental": "0,1"}]))
+
+# ---------------------------------------------------------------- Parquet LZ4 (Hadoop frames) and LZ4_RAW
+for codec in ("lz4", "lz4_raw"):
+    name = "parquet-" + codec.replace("_", "-")
+    dump(name, plan(name.replace("-", "_"),
+        [F(0, "dt", "STRING NOT NULL"), F(1, "id", "INT"), F(2, "s", "STRING"), F(3, "d", "DOUBLE")],
+        [{"op": "create"},
+         W([{"dt": "a", "id": i, "s": "value-%d-%s" % (i, "x" * (i % 7)), "d": f64(i / 4)} for i in range(40)]),
+         W([{"dt": "b", "id": i, "s": None if i % 5 == 0 else "b%d" % i} for i in range(40, 60)]),
+         W([{"dt": "a", "id": 100, "s": "last", "d": f64(-1)}]),
+         {"op": "compact"},
+         W([{"dt": "c", "id": 200, "s": "after-compact"}])],
+        part=["dt"], options={"file.format": "parquet", "file.compression": codec, "compaction.min.file-num": "2"},
+        dumps=[{"name": "cols", "cols": ["s", "id"]},
+               {"name": "filter-id", "filter": "id >= 45"},
+               {"name": "inc-1-3", "incremental": "1,3"}]))
