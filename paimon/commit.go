@@ -13,6 +13,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/datafile"
 )
 
@@ -157,6 +158,9 @@ func (c *TableCommit) at(ctx context.Context, point hookPoint, id int64) {
 func (t *Table) NewCommit(opts *CommitOptions) (*TableCommit, error) {
 	if opts == nil {
 		opts = &CommitOptions{}
+	}
+	if err := checkOptions(t.schema, coreoptions.Write, t.name()); err != nil {
+		return nil, err
 	}
 	o := tableOptions(t.schema.Options)
 	if o.boolean(optRowTracking, false) || o.boolean(optDataEvolution, false) {

@@ -13,6 +13,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/datafile"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
@@ -180,6 +181,9 @@ type compactTask struct {
 
 func (t *Table) newCompactRun(ctx context.Context, opts *CompactOptions) (*compactRun, error) {
 	ts := t.schema
+	if err := checkOptions(ts, coreoptions.Write, t.name()); err != nil {
+		return nil, err
+	}
 	o := tableOptions(ts.Options)
 	if len(ts.PrimaryKeys) > 0 {
 		return nil, fmt.Errorf("%w: compacting primary-key table %s", ErrUnsupported, t.name())

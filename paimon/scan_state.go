@@ -13,6 +13,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
 
@@ -106,6 +107,9 @@ func (s *Scan) timeTravel() bool {
 }
 
 func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanState, error) {
+	if err := checkOptions(ts, coreoptions.Read, s.table.name()); err != nil {
+		return nil, err
+	}
 	st := &scanState{snapshot: snap, schema: ts, schemas: newSchemaCache(s.table.meta, ts), kindCol: -1, fieldPos: fieldsByID(ts.Fields)}
 	var err error
 	if st.pather, err = newPartitionPather(ts); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/datafile"
 )
 
@@ -104,6 +105,9 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 		opts = &WriterOptions{}
 	}
 	ts := t.schema
+	if err := checkOptions(ts, coreoptions.Write, t.name()); err != nil {
+		return nil, err
+	}
 	if len(ts.PrimaryKeys) > 0 {
 		return nil, fmt.Errorf("%w: writing to primary-key table %s (only append-only tables can be written)", ErrUnsupported, t.id)
 	}

@@ -1,0 +1,31 @@
+package paimon
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
+)
+
+// checkOptions refuses a schema whose options this library does not
+// implement for op, as internal/coreoptions classifies them (the one place
+// that decides; docs/options.md lists the rules). Every read (a scan's state,
+// so planning, ReadSplits, the system tables built on scans and the other
+// branch of a fallback read) and every write (writers, compaction, commits)
+// calls it before the first row, so a table using a feature this library
+// lacks fails instead of being read or written differently from Java.
+//
+// An unsupported value wraps ErrUnsupported, a value that does not parse
+// ErrInvalidOption; both name the table, the key and the value.
+func checkOptions(ts *schema.TableSchema, op coreoptions.Op, table string) error {
+	err := coreoptions.Check(ts.Options, op, len(ts.PrimaryKeys) > 0)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, coreoptions.ErrUnsupported):
+		return fmt.Errorf("%w: %s %s: %w", ErrUnsupported, op, table, err)
+	default:
+		return fmt.Errorf("%w: %s %s: %w", ErrInvalidOption, op, table, err)
+	}
+}
