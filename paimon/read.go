@@ -269,7 +269,7 @@ func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.Dat
 		var pos int64
 		for rec, err := range src(ctx, mapping.FileFields()) {
 			if err != nil {
-				yield(nil, corrupt(p, err))
+				yield(nil, formatErr(p, err))
 				return
 			}
 			n := rec.NumRows()
@@ -290,6 +290,16 @@ func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.Dat
 	}
 }
 
+// formatErr maps an error of a file-format decoder: a feature the decoder
+// lacks (parquet.ErrUnsupported: a codec, a shredded VARIANT) is
+// ErrUnsupported, never labelled corrupt; anything else is a CorruptError.
+func formatErr(p string, err error) error {
+	if errors.Is(err, parquet.ErrUnsupported) {
+		return fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	return corrupt(p, err)
+}
+
 // openFormat opens a data file with the decoder of its format.
 //
 // Row groups are pruned by the residual filter unless wholeFile is set (a
@@ -300,11 +310,8 @@ func (r *splitReader) openFormat(ctx context.Context, p string, ra io.ReaderAt, 
 	switch fileFormat(f.FileName) {
 	case "parquet":
 		pr, err := parquet.Open(ctx, ra, size, &parquet.ReadOptions{Name: p})
-		if errors.Is(err, parquet.ErrUnsupported) {
-			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
-		}
 		if err != nil {
-			return nil, corrupt(p, err)
+			return nil, formatErr(p, err)
 		}
 		return func(ctx context.Context, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error] {
 			req := &parquet.ReadRequest{BatchSize: batch, Allocator: r.mem}

@@ -151,9 +151,10 @@ func conformStruct(src *array.Struct, tt *arrow.StructType, mem memory.Allocator
 			}
 		}
 	}()
+	variant := isVariantTarget(tt)
 	for i, f := range tt.Fields() {
 		j, ok := -1, false
-		if id, has := fieldIDOf(&f); has {
+		if id, has := fieldIDOf(&f); has && !variant {
 			j, ok = byID[id]
 		}
 		if !ok {
@@ -172,6 +173,16 @@ func conformStruct(src *array.Struct, tt *arrow.StructType, mem memory.Allocator
 		children[i] = c
 	}
 	return relabel(src.Data(), tt, children), nil
+}
+
+// isVariantTarget recognizes VARIANT's struct (schema.ToArrowType): value
+// then metadata. Its children are matched by name only: Java's unshredded
+// group numbers them value 0, metadata 1, but a shredded group (Java
+// PaimonShreddingUtils.variantShreddingSchema, a row type) numbers them
+// metadata 0, value 1, typed_value 2, so ids would swap value and metadata.
+func isVariantTarget(tt *arrow.StructType) bool {
+	return tt.NumFields() == 2 && tt.Field(0).Name == variantValue && tt.Field(1).Name == variantMetadata &&
+		tt.Field(0).Type.ID() == arrow.BINARY && tt.Field(1).Type.ID() == arrow.BINARY
 }
 
 // conformFixedSizeList turns a Parquet LIST into VECTOR's fixed-size list,

@@ -308,6 +308,11 @@ func (r *Reader) read(ctx context.Context, fields []schema.DataField, req *ReadR
 		if err != nil {
 			return err
 		}
+		for i, f := range fields {
+			if err := r.checkShredded(&fr.Manifest.Fields[fileIdx[i]], f); err != nil {
+				return err
+			}
+		}
 		for _, idx := range uniqueSorted(fileIdx) {
 			patchInt96(&fr.Manifest.Fields[idx], r.rdr.MetaData().Schema)
 		}
@@ -366,7 +371,7 @@ func (r *Reader) read(ctx context.Context, fields []schema.DataField, req *ReadR
 }
 
 func (r *Reader) wrapCorrupt(err error) error {
-	if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrSchema) {
+	if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrSchema) || errors.Is(err, ErrUnsupported) {
 		return err
 	}
 	return r.corrupt(err)
