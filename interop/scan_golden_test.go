@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -148,6 +149,14 @@ func TestGoldenScanPrimaryKeyTables(t *testing.T) {
 
 func decodeCanon(t *testing.T, fields []schema.DataField, lines []string) [][]any {
 	t.Helper()
+	// canon-v1 has no decoding back to a VARIANT's bytes: its JSON text is
+	// kept as a string (VARIANT columns are not filtered on).
+	fields = slices.Clone(fields)
+	for i := range fields {
+		if fields[i].Type.Root == schema.Variant {
+			fields[i].Type = schema.StringType()
+		}
+	}
 	out := make([][]any, len(lines))
 	for i, l := range lines {
 		r, err := canon.DecodeRow(fields, []byte(l))

@@ -29,6 +29,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/format/variant"
 )
 
 // ErrValue reports a value that does not fit its Paimon type.
@@ -163,6 +164,17 @@ func EncodeValue(t schema.DataType, v any) (any, error) {
 			pairs[i] = [2]any{k, x}
 		}
 		return sortedPairs(pairs)
+	case schema.Variant:
+		// canon-v1: the variant's JSON text (Java GenericVariant.toJson, UTC).
+		x, ok := v.(data.Variant)
+		if !ok {
+			return bad()
+		}
+		s, err := variant.JSON(x.Value, x.Metadata)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrValue, err)
+		}
+		return s, nil
 	case schema.Row:
 		fields, ok := v.([]any)
 		if !ok || len(fields) != len(t.Fields) {

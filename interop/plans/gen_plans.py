@@ -540,3 +540,23 @@ for codec in ("lz4", "lz4_raw"):
         dumps=[{"name": "cols", "cols": ["s", "id"]},
                {"name": "filter-id", "filter": "id >= 45"},
                {"name": "inc-1-3", "incremental": "1,3"}]))
+
+# ---------------------------------------------------------------- VARIANT (unshredded: Java's default layout)
+dump("variant", plan("variant",
+    [F(0, "id", "INT NOT NULL"), F(1, "v", "VARIANT"), F(2, "s", "STRING")],
+    [{"op": "create"},
+     W([{"id": 1, "v": "{\"a\":1,\"b\":[true,null,\"x\"],\"c\":{\"d\":-7}}", "s": "obj"},
+        {"id": 2, "v": "[1,2,300,70000,5000000000]", "s": "ints"},
+        {"id": 3, "v": "\"plain \\\"text\\\" é\\n\"", "s": "string"},
+        {"id": 4, "v": None, "s": "null"},
+        {"id": 5, "v": "null", "s": "json-null"}]),
+     W([{"id": 6, "v": "12.50", "s": "decimal"},
+        {"id": 7, "v": "{\"zeta\":\"a long string value that is longer than sixty-four bytes, so not a short string\",\"alpha\":false}", "s": "long"},
+        {"id": 8, "v": "-1.5e300", "s": "double"}]),
+     W([{"id": 9, "v": "{}", "s": "empty"}, {"id": 10, "v": "[[],[{}]]", "s": "nested"}]),
+     {"op": "compact"},
+     W([{"id": 11, "v": "true", "s": "after-compact"}])],
+    options={"file.format": "parquet", "compaction.min.file-num": "2"},
+    dumps=[{"name": "cols", "cols": ["v"]},
+           {"name": "filter-id", "filter": "id >= 6"},
+           {"name": "inc-1-3", "incremental": "1,3"}]))

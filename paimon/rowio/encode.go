@@ -35,7 +35,7 @@ const (
 // EncodeJSON renders a value of the format/data model as a JSON-ready
 // value: nil, bool, json.Number, string, []any or Object. The canon-v1
 // encoding does the scalars; this adds the types canon-v1 leaves out
-// (VARIANT as {"value": hex, "metadata": hex}, BLOB as hex, VECTOR as an
+// (VARIANT in Text as {"value": hex, "metadata": hex}, BLOB as hex, VECTOR as an
 // array), keeps ROW fields in schema order, and implements Text. A value
 // whose Go type does not represent t is an error wrapping ErrValue.
 func EncodeJSON(t schema.DataType, v any, st Style) (any, error) {
@@ -98,6 +98,12 @@ func EncodeJSON(t schema.DataType, v any, st Style) (any, error) {
 		}
 		return obj, nil
 	case schema.Variant:
+		if st == Canon {
+			// canon-v1: its JSON text (Java GenericVariant.toJson).
+			return canonValue(t, v)
+		}
+		// Text keeps the bytes, so that load reads back what scan
+		// printed.
 		if x, ok := v.(data.Variant); ok {
 			return Object{Keys: []string{"value", "metadata"}, Values: []any{hex.EncodeToString(x.Value), hex.EncodeToString(x.Metadata)}}, nil
 		}

@@ -47,7 +47,9 @@ func TestEncodeValue(t *testing.T) {
 		{"row keeps field order", rowType, []any{int32(1), 0.5}, `{"z":1,"a":"f64:3fe0000000000000"}`, `{"z":1,"a":0.5}`, false},
 		{"array of double", schema.ArrayType(schema.DoubleType()), []any{2.0, nil}, `["f64:4000000000000000",null]`, `[2,null]`, false},
 		{"multiset", schema.MultisetType(schema.StringType()), data.Map{Keys: []any{"x"}, Values: []any{int32(3)}}, `[["x",3]]`, `[["x",3]]`, false},
-		{"variant", schema.VariantType(), data.Variant{Value: []byte{1}, Metadata: []byte{2}}, `{"value":"01","metadata":"02"}`, `{"value":"01","metadata":"02"}`, false},
+		// {"a":[1,"x"]}: an object of one key, an array of an int8 and a short string.
+		{"variant", schema.VariantType(), data.Variant{Value: []byte{0x02, 1, 0, 0, 8, 0x03, 2, 0, 2, 4, 0x0c, 1, 0x05, 'x'}, Metadata: []byte{0x01, 1, 0, 1, 'a'}},
+			`"{\"a\":[1,\"x\"]}"`, `{"value":"020100000803020002040c010578","metadata":"0101000161"}`, false},
 		{"blob", schema.BlobType(), []byte{0}, `"00"`, "00", false},
 		{"vector", schema.VectorType(2, schema.FloatType()), []any{float32(1), float32(0.5)}, `["f32:3f800000","f32:3f000000"]`, `[1,0.5]`, false},
 	}
