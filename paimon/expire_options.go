@@ -128,7 +128,7 @@ func resolveExpireConfig(table map[string]string, o *ExpireOptions) (*expireConf
 	case c.retainMin < 1:
 		return nil, fmt.Errorf("%w: %s is %d, must be at least 1", ErrInvalidExpireOptions, optSnapshotRetainMin, c.retainMin)
 	case c.retainMax < c.retainMin:
-		return nil, fmt.Errorf("%w: retainMax (%d) must not be less than retainMin (%d)", ErrInvalidExpireOptions, c.retainMax, c.retainMin)
+		return nil, fmt.Errorf("%w: %s (%d) must not be less than %s (%d)", ErrInvalidExpireOptions, optSnapshotRetainMax, c.retainMax, optSnapshotRetainMin, c.retainMin)
 	}
 	if c.threads < 1 {
 		c.threads = 1

@@ -152,6 +152,15 @@ func positiveInt(c *command, flagName, v string) (int64, error) {
 // openCatalog opens the catalog the command line names. The returned
 // function closes it.
 func openCatalog(ctx context.Context, a *tableArgs) (catalog.Catalog, func(), error) {
+	return openCatalogFor(ctx, a, false)
+}
+
+// openCatalogFor is openCatalog; mayCreate accepts a local warehouse
+// directory that does not exist yet (the DDL commands create it).
+func openCatalogFor(ctx context.Context, a *tableArgs, mayCreate bool) (catalog.Catalog, func(), error) {
+	if err := checkLocalWarehouse(a.warehouse, mayCreate); err != nil {
+		return nil, nil, err
+	}
 	cat, err := a.catalog.open(ctx, a.warehouse)
 	if err != nil {
 		return nil, nil, err
@@ -162,7 +171,7 @@ func openCatalog(ctx context.Context, a *tableArgs) (catalog.Catalog, func(), er
 // openDDL opens the catalog of a warehouse for creating, dropping and
 // altering databases and tables.
 func openDDL(ctx context.Context, a *tableArgs) (catalog.Catalog, catalog.DDL, func(), error) {
-	cat, closeCat, err := openCatalog(ctx, a)
+	cat, closeCat, err := openCatalogFor(ctx, a, true)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -135,12 +135,16 @@ func (f *catalogFlags) open(ctx context.Context, warehouse string) (catalog.Cata
 // close function releases the catalog (and its file system); the table
 // must not be used after it.
 func (f *catalogFlags) loadTable(ctx context.Context, warehouse string, id paimon.Identifier) (*paimon.Table, func(), error) {
+	if err := checkLocalWarehouse(warehouse, false); err != nil {
+		return nil, nil, err
+	}
 	cat, err := f.open(ctx, warehouse)
 	if err != nil {
 		return nil, nil, err
 	}
 	tbl, err := cat.LoadTable(ctx, id)
 	if err != nil {
+		err = tableNotFound(ctx, cat, id, warehouse, err)
 		_ = cat.Close()
 		return nil, nil, err
 	}

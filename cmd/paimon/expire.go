@@ -66,6 +66,9 @@ func parseExpireArgs(e *env, c *command, args []string) (*expireArgs, error) {
 		}
 		*f.dst = int(min(n, 1<<31-1))
 	}
+	if set["retain-min"] && set["retain-max"] && a.opts.RetainMax < a.opts.RetainMin {
+		return nil, usagef(c.name, "--retain-max %d is less than --retain-min %d", a.opts.RetainMax, a.opts.RetainMin)
+	}
 	if set["older-than"] {
 		d, err := parseUserDuration(olderThan)
 		if err != nil || d < 0 {

@@ -28,7 +28,11 @@ func runGroup(ctx context.Context, e *env, c *command, args []string) error {
 		return usagef(c.name, "flag %s before the action; flags belong after it (paimon %s <action> [flags])", args[0], c.name)
 	}
 	if a == nil {
-		return usagef(c.name, "unknown action %q: want one of %s", args[0], c.actionNames())
+		names := make([]string, len(c.actions))
+		for i, a := range c.actions {
+			names[i] = strings.TrimPrefix(a.name, c.name+" ")
+		}
+		return usagef(c.name, "unknown action %q%s: want one of %s", args[0], didYouMean(args[0], names), c.actionNames())
 	}
 	return a.run(ctx, e, a, args[1:])
 }

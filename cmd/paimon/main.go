@@ -72,7 +72,7 @@ func dispatch(ctx context.Context, e *env, args []string) error {
 	}
 	c := lookup(name)
 	if c == nil {
-		return usagef("", "unknown command %q", name)
+		return usagef("", "unknown command %q%s", name, didYouMean(name, commandNames()))
 	}
 	return c.run(ctx, e, c, rest)
 }

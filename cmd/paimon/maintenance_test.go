@@ -65,7 +65,8 @@ func TestExpireCommand(t *testing.T) {
 	runUsage(t, "--older-than", "expire", "--warehouse", wh, table, "--older-than", "soon")
 	runUsage(t, "--output", "expire", "--warehouse", wh, table, "--output", "csv")
 	runFail(t, "table not found", "expire", "--warehouse", wh, "interop.nope")
-	runFail(t, "invalid snapshot expiration options", "expire", "--warehouse", wh, table, "--retain-min", "5", "--retain-max", "2")
+	runUsage(t, "--retain-max 2 is less than --retain-min 5", "expire", "--warehouse", wh, table, "--retain-min", "5", "--retain-max", "2")
+	runFail(t, "snapshot.num-retained.max (2) must not be less than snapshot.num-retained.min (10)", "expire", "--warehouse", wh, table, "--retain-max", "2")
 }
 
 func TestTagCommands(t *testing.T) {

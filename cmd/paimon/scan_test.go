@@ -345,7 +345,7 @@ func TestScanRuntimeErrors(t *testing.T) {
 		want []string // substrings of stderr
 	}{
 		{"unknown table", []string{"interop.nope"}, exitFailure, []string{"table not found", "interop.nope"}},
-		{"unknown database", []string{"nodb.t"}, exitFailure, []string{"table not found"}},
+		{"unknown database", []string{"nodb.t"}, exitFailure, []string{"database not found: nodb"}},
 		{"unknown column in where", []string{table, "--where", "nope = 1"}, exitFailure,
 			[]string{`--where "nope = 1"`, "unknown field", "columns: id, name, score"}},
 		{"type mismatch in where", []string{table, "--where", "id = 'abc'"}, exitFailure,
