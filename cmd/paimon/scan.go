@@ -22,9 +22,16 @@ may name these two on such tables too). Flags may come before or after it.
 < <= > >=), [NOT] IN (...), IS [NOT] NULL, [NOT] LIKE 'prefix%', STARTS WITH,
 combined with AND, OR, NOT and parentheses. Literals: numbers, 'strings',
 TRUE, FALSE, X'hex', DATE '2024-05-01', TIME '12:00:00',
-TIMESTAMP '2024-05-01 12:00:00'. Quote unusual column names with back-quotes.
-Example: --where "dt = DATE '2024-05-01' AND amount > 100". The filter
-prunes partitions, buckets and files, then filters rows exactly.
+TIMESTAMP '2024-05-01 12:00:00'. A plain 'string' compared with a DATE,
+TIME or TIMESTAMP column is read as ISO-8601 ('2024-05-01',
+'2024-05-01T12:00:00.5'); a number compared with any numeric column is
+converted when exact (amount > 100 on a DOUBLE, price = 1.25 on a
+DECIMAL(10, 2)) and refused when it would be rounded. Quote unusual column
+names with back-quotes. Examples:
+  --where "dt = '2024-05-01' AND amount > 100"
+  --where "ts >= TIMESTAMP '2024-05-01 12:00:00' OR name LIKE 'ab%'"
+  --where "id IN (1, 2, 3) AND note IS NOT NULL"
+The filter prunes partitions, buckets and files, then filters rows exactly.
 
 --as-of accepts RFC 3339 ("2024-05-01T12:00:00Z"), a local date-time
 ("2024-05-01 12:00:00", "2024-05-01T12:00:00.5", "2024-05-01") or epoch

@@ -19,12 +19,23 @@ func convert(f schema.DataField, lit any) (any, error) {
 		return nil, nil
 	}
 	v, reason := convertValue(f.Type, lit)
+	if reason == reasonUnsupported {
+		// Not one of the column type's own Go types: an exact numeric
+		// conversion or ISO-8601 text for a temporal column.
+		if lv, lreason, ok := convertLoose(f.Type, lit); ok {
+			v, reason = lv, lreason
+		}
+	}
 	if reason != "" {
 		return nil, fmt.Errorf("%w: field %q of type %s: literal %v (%T): %s",
 			ErrTypeMismatch, f.Name, f.Type.Root, lit, lit, reason)
 	}
 	return v, nil
 }
+
+// reasonUnsupported is convertValue's reason for a literal whose Go type
+// the column type does not take.
+const reasonUnsupported = "unsupported literal type"
 
 // convertValue returns the converted value or a non-empty reason.
 func convertValue(t schema.DataType, lit any) (any, string) {
@@ -109,7 +120,7 @@ func convertValue(t schema.DataType, lit any) (any, string) {
 			return data.Timestamp{Millis: ms, NanoOfMilli: int32(sub)}, ""
 		}
 	}
-	return nil, "unsupported literal type"
+	return nil, reasonUnsupported
 }
 
 // intIn converts any Go integer to the column's integer type after checking
@@ -144,7 +155,7 @@ func intIn(lit any, lo, hi int64, mk func(int64) any) (any, string) {
 		}
 		v = int64(x)
 	default:
-		return nil, "unsupported literal type"
+		return nil, reasonUnsupported
 	}
 	if v < lo || v > hi {
 		return nil, fmt.Sprintf("out of range [%d, %d]", lo, hi)

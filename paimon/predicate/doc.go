@@ -21,6 +21,37 @@
 // residual filter, vectorized per column type), and walked by later stages
 // (partition pruning, bucket pruning) through its accessors.
 //
+// # Literals
+//
+// Bind accepts these Go values per column type; any other fails with
+// ErrTypeMismatch naming the field, its type and the literal. Conversions
+// are exact or refused: a literal that would be rounded or overflow is an
+// error, never a nearby value.
+//
+//	BOOLEAN                 bool
+//	TINYINT … BIGINT        any Go integer in range; a float with no fraction
+//	FLOAT, DOUBLE           float32, float64; an integer or float exactly
+//	                        representable (int64(100) for a DOUBLE)
+//	DECIMAL(p, s)           data.Decimal, a decimal string ("12.50"), any Go
+//	                        integer or float whose exact value fits p and s
+//	CHAR, VARCHAR           string
+//	BINARY, VARBINARY       []byte
+//	DATE                    int32 days since 1970-01-01, time.Time (its
+//	                        date), "2024-06-01"
+//	TIME                    int32 milliseconds of the day, time.Duration,
+//	                        "12:30:00" or "12:30:00.123"
+//	TIMESTAMP               data.Timestamp, time.Time (its wall clock),
+//	                        "2024-06-01T12:30:00[.fraction]" or with a space;
+//	                        text with a zone is refused (no zone to compare)
+//	TIMESTAMP_LTZ           data.Timestamp, time.Time (its instant), RFC 3339
+//	                        text with a zone ("2024-06-01T12:30:00Z"); text
+//	                        without one is read as UTC
+//	nil                     a NULL literal, which matches nothing
+//
+// Parse's literals follow the same rules: numbers convert to the column's
+// numeric type when exact, 'text' to a DATE/TIME/TIMESTAMP column as ISO-8601,
+// and DATE '...', TIME '...', TIMESTAMP '...' name the type explicitly.
+//
 // # Semantics
 //
 // Row evaluation follows Java's two-valued collapse of SQL logic: a

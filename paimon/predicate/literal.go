@@ -49,7 +49,7 @@ func convertNumber(t schema.DataType, n numberLiteral) (any, string) {
 	case schema.Decimal:
 		return toDecimal(t, n)
 	}
-	return nil, "unsupported literal type"
+	return nil, reasonUnsupported
 }
 
 // convertDate converts a DATE literal: a day for DATE columns, its
@@ -61,7 +61,7 @@ func convertDate(t schema.DataType, d dateLiteral) (any, string) {
 	case schema.Timestamp, schema.TimestampLTZ:
 		return data.Timestamp{Millis: int64(d) * 86_400_000}, ""
 	}
-	return nil, "unsupported literal type"
+	return nil, reasonUnsupported
 }
 
 // formatTemporal renders time literals in the syntax Parse reads; ok is

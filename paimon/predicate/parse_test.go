@@ -195,7 +195,7 @@ func TestParseBindErrors(t *testing.T) {
 		{"f = 1e400", "out of DOUBLE range"},
 		{"d = 1.234", "fraction digits"},
 		{"d = 123456789", "precision 10"},
-		{"day = '2024-01-01'", "DATE"},
+		{"day = '2024-13-01'", "DATE"},
 		{"dt = 1", "VARCHAR"},
 		{"ok = 1", "BOOLEAN"},
 		{"b = 'x'", "VARBINARY"},
