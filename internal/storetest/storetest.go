@@ -24,6 +24,7 @@ func Run(t *testing.T, newFS func(t *testing.T) fs.FS) {
 		{"ConcurrentCommits", testConcurrentCommits},
 		{"ConcurrentCommitsCompacting", testConcurrentCommitsCompacting},
 		{"OverwriteVsAppend", testOverwriteVsAppend},
+		{"ExpiringCommits", testExpiringCommits},
 		{"ExpireSnapshots", testExpireSnapshots},
 		{"TagsAndRollback", testTagsAndRollback},
 		{"RemoveOrphanFiles", testRemoveOrphanFiles},
