@@ -120,7 +120,13 @@ func TestCommitProgressRecordDamaged(t *testing.T) {
 	var rec string
 	for fi, err := range s.fsys.List(ctx, "db.db/t/commit-progress") {
 		require.NoError(t, err)
-		rec = "db.db/t/commit-progress/" + fi.Name
+		require.True(t, fi.IsDir, "a record is a directory of versions")
+		for v, err := range s.fsys.List(ctx, "db.db/t/commit-progress/"+fi.Name) {
+			require.NoError(t, err)
+			if p := "db.db/t/commit-progress/" + fi.Name + "/" + v.Name; p > rec {
+				rec = p // the newest version (single digits here)
+			}
+		}
 	}
 	b, err := fs.ReadFile(ctx, s.fsys, rec)
 	require.NoError(t, err)

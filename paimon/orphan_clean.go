@@ -52,9 +52,20 @@ func (c *orphanCleaner) run(ctx context.Context) error {
 			return err
 		}
 		// Temporary files of commit-progress records a crash left behind
-		// (records themselves are kept).
+		// (the versions of records themselves are kept).
 		if err := c.cleanMetaDir(ctx, m.branchPath(progressDir), progressPrefix); err != nil && !errors.Is(err, iofs.ErrNotExist) {
 			return err
+		}
+		users, err := fs.ReadDir(ctx, c.fsys, m.branchPath(progressDir))
+		if err != nil && !errors.Is(err, iofs.ErrNotExist) {
+			return err
+		}
+		for _, u := range users {
+			if u.IsDir && strings.HasPrefix(u.Name, progressPrefix) {
+				if err := c.cleanMetaDir(ctx, m.branchPath(progressDir, u.Name), progressVersionPrefix); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+					return err
+				}
+			}
 		}
 	}
 	candidates, err := c.candidates(ctx)
