@@ -171,6 +171,9 @@ func decodeType(raw json.RawMessage, ids *int, depth int) (DataType, error) {
 	if err != nil {
 		return DataType{}, err
 	}
+	if err := checkMembers(o, "type", "element", "key", "value", "fields", "length"); err != nil {
+		return DataType{}, fmt.Errorf("%w: %w", ErrInvalidType, err)
+	}
 	typeRaw, ok := o.get("type")
 	if !ok {
 		return DataType{}, fmt.Errorf("%w: type object without \"type\"", ErrInvalidType)
@@ -251,6 +254,9 @@ func decodeType(raw json.RawMessage, ids *int, depth int) (DataType, error) {
 func decodeField(raw json.RawMessage, ids *int, depth int) (DataField, error) {
 	o, err := readObject(raw)
 	if err != nil {
+		return DataField{}, fmt.Errorf("field: %w", err)
+	}
+	if err := checkMembers(o, "id", "name", "type", "description", "defaultValue"); err != nil {
 		return DataField{}, fmt.Errorf("field: %w", err)
 	}
 	var f DataField

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+
+	"github.com/paimon-go/paimon-go/internal/jackson"
 )
 
 // jsonObject is a decoded JSON object that remembers the order of its
 // members, which Encode uses to write options back in the order they were
-// read. A repeated key keeps its first position and its last value, as
-// Jackson's ObjectNode does.
+// read. A repeated key is refused (Jackson's ObjectNode would keep the last
+// value; Java never writes one).
 type jsonObject struct {
 	keys []string
 	vals map[string]json.RawMessage
@@ -69,9 +72,12 @@ func readObject(raw []byte) (*jsonObject, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		if _, seen := o.vals[key]; !seen {
-			o.keys = append(o.keys, key)
+		if _, seen := o.vals[key]; seen {
+			// Java never writes a member twice (Jackson's ObjectNode
+			// would keep the last value): a repeated key is damage.
+			return nil, fmt.Errorf("member %q appears twice", key)
 		}
+		o.keys = append(o.keys, key)
 		o.vals[key] = v
 	}
 	if _, err := dec.Token(); err != nil {
@@ -146,4 +152,22 @@ func readStringArray(raw []byte) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkMembers refuses a member of o that is not one of known but one
+// changed, inserted or removed character away from one of them: a damaged
+// key (a single flipped bit) that would otherwise be ignored as unknown
+// while the member it was goes missing or takes its default.
+func checkMembers(o *jsonObject, known ...string) error {
+	for _, k := range o.keys {
+		if slices.Contains(known, k) {
+			continue
+		}
+		for _, want := range known {
+			if jackson.OneEdit(k, want) {
+				return fmt.Errorf("unknown member %q looks like a damaged %q", k, want)
+			}
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/paimon-go/paimon-go/internal/jackson"
 )
@@ -101,8 +102,15 @@ func decodeTableSchema(data []byte) (*TableSchema, error) {
 	if !json.Valid(data) {
 		return nil, fmt.Errorf("not valid JSON")
 	}
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("not valid UTF-8")
+	}
 	o, err := readObject(data)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkMembers(o, "version", "id", "fields", "highestFieldId", "partitionKeys",
+		"primaryKeys", "options", "comment", "timeMillis"); err != nil {
 		return nil, err
 	}
 	s := &TableSchema{Version: SchemaVersionPaimon07}
@@ -188,7 +196,33 @@ func decodeTableSchema(data []byte) (*TableSchema, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	// Readers map data file columns by field id: an id above the highest
+	// one the schema ever assigned is damage (a flipped digit), not a
+	// column of this table.
+	if top := highestID(s.Fields); top > s.HighestFieldID {
+		return nil, fmt.Errorf("field id %d is above highestFieldId %d", top, s.HighestFieldID)
+	}
 	return s, nil
+}
+
+// highestID is the largest field id at any nesting level.
+func highestID(fields []DataField) int {
+	top := -1
+	var visit func(t *DataType)
+	visit = func(t *DataType) {
+		if t == nil {
+			return
+		}
+		for i := range t.Fields {
+			top = max(top, t.Fields[i].ID)
+			visit(&t.Fields[i].Type)
+		}
+		visit(t.Element)
+		visit(t.Key)
+		visit(t.Value)
+	}
+	visit(&DataType{Fields: fields})
+	return top
 }
 
 func readOptions(raw json.RawMessage) (map[string]string, []string, error) {

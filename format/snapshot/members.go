@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // This file holds the reading half of the JSON dialect Java Paimon uses for
@@ -30,6 +31,11 @@ var errNotObject = errors.New("not a JSON object")
 // fails on malformed JSON, on a document that is not an object, and on
 // trailing data after the object.
 func readObject(data []byte) ([]member, error) {
+	if !utf8.Valid(data) {
+		// Java writes UTF-8; a damaged byte would otherwise be decoded as
+		// U+FFFD and a damaged key could pass for an unknown one.
+		return nil, errors.New("not valid UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+
+	"github.com/paimon-go/paimon-go/internal/jackson"
 )
 
 // Snapshot format versions (Java Snapshot's class comment).
@@ -164,7 +167,14 @@ func Decode(data []byte) (*Snapshot, error) {
 // others for a subclass (Tag) to look at.
 func (s *Snapshot) decodeMembers(members []member) (rest []member, err error) {
 	versionSeen := false
+	present := map[string]bool{}
 	for _, m := range members {
+		if present[m.name] {
+			// Java never writes a member twice; Jackson would keep the
+			// last, so a damaged key that became another would go unseen.
+			return nil, fmt.Errorf("%w: member %q appears twice", ErrCorrupt, m.name)
+		}
+		present[m.name] = true
 		if err := s.decodeMember(m, &versionSeen); err != nil {
 			if errors.Is(err, errUnknownMember) {
 				rest = append(rest, m)
@@ -183,7 +193,59 @@ func (s *Snapshot) decodeMembers(members []member) (rest []member, err error) {
 		return nil, fmt.Errorf("%w: version %d, this library reads up to %d",
 			ErrUnsupportedVersion, s.Version, CurrentVersion)
 	}
+	required := requiredMembers
+	if s.Version >= CurrentVersion {
+		required = requiredMembersV3
+	}
+	for _, name := range required {
+		if !present[name] {
+			return nil, fmt.Errorf("%w: member %q is missing", ErrCorrupt, name)
+		}
+	}
+	for _, m := range rest {
+		if known := nearKnownMember(m.name); known != "" {
+			return nil, fmt.Errorf("%w: unknown member %q looks like a damaged %q", ErrCorrupt, m.name, known)
+		}
+	}
 	return rest, nil
+}
+
+// requiredMembers are the members every snapshot must carry with a
+// non-null value: Java Snapshot's creator takes them as primitives or as
+// references it dereferences without a check (a damaged or missing one
+// would silently read as 0 or fail later), so their absence is damage.
+// Snapshots of version 3 (Paimon 0.4 and later) always carry the record
+// counts too.
+var (
+	requiredMembers = []string{"id", "schemaId", "baseManifestList", "deltaManifestList",
+		"commitUser", "commitIdentifier", "commitKind", "timeMillis"}
+	requiredMembersV3 = append(slices.Clone(requiredMembers), "totalRecordCount", "deltaRecordCount")
+)
+
+// knownMembers are the member names of Java's Snapshot (1.4.2 and 2.0.0),
+// of its legacy versions (logOffsets, Paimon <= 0.3) and of Tag: an
+// unknown member one edit away from one of them is a damaged key, not a
+// member of a newer version.
+var knownMembers = []string{"version", "uuid", "id", "schemaId", "baseManifestList",
+	"baseManifestListSize", "deltaManifestList", "deltaManifestListSize", "changelogManifestList",
+	"changelogManifestListSize", "indexManifest", "commitUser", "commitIdentifier", "commitKind",
+	"timeMillis", "logOffsets", "totalRecordCount", "deltaRecordCount", "changelogRecordCount",
+	"watermark", "statistics", "properties", "nextRowId", "operation",
+	"tagCreateTime", "tagTimeRetained"}
+
+// nearKnownMember returns the known member name that name is one edit
+// (a changed, inserted or removed character) away from, or "" when there
+// is none or name is itself known.
+func nearKnownMember(name string) string {
+	if slices.Contains(knownMembers, name) {
+		return ""
+	}
+	for _, k := range knownMembers {
+		if jackson.OneEdit(name, k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // errUnknownMember tells decodeMembers that a member is not a Snapshot one.

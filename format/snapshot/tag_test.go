@@ -131,7 +131,7 @@ func TestDecodeTagMembers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := `{"version":3,"id":1,"tagCreateTime":` + tt.create + `,"tagTimeRetained":` + tt.retained + `}`
+			in := `{"version":3,"id":1,"schemaId":0,"baseManifestList":"b","deltaManifestList":"d","commitUser":"u","commitIdentifier":1,"commitKind":"APPEND","timeMillis":1,"totalRecordCount":1,"deltaRecordCount":1,"tagCreateTime":` + tt.create + `,"tagTimeRetained":` + tt.retained + `}`
 			tag, err := snapshot.DecodeTag([]byte(in))
 			require.NoError(t, err)
 			require.Equal(t, tt.wantC, tag.CreateTime)
