@@ -41,7 +41,7 @@ const maxNesting = 500
 //	term      := factor { AND factor }
 //	factor    := NOT factor | '(' expr ')' | condition
 //	condition := field ( cmp literal
-//	                   | [NOT] IN '(' [ literal { ',' literal } ] ')'
+//	                   | [NOT] IN '(' literal { ',' literal } ')'
 //	                   | IS [NOT] NULL
 //	                   | [NOT] LIKE 'prefix%'
 //	                   | STARTS WITH 'prefix' )
@@ -279,20 +279,24 @@ func (p *parser) inList(field string, not bool) (*Predicate, error) {
 	if err := p.expectOp("(", "to open the IN list"); err != nil {
 		return nil, err
 	}
+	if t := p.peek(); t.kind == tokOp && t.text == ")" {
+		// SQL has no empty IN list (Java's parsers refuse it); taking it
+		// as "no value matches" would silently return no rows for what is
+		// likely a mistake.
+		return nil, syntaxErr(t.pos, "an IN list needs at least one value")
+	}
 	var vals []any
-	if !p.acceptOp(")") {
-		for {
-			v, err := p.literal()
-			if err != nil {
-				return nil, err
-			}
-			vals = append(vals, v)
-			if p.acceptOp(")") {
-				break
-			}
-			if err := p.expectOp(",", "or \")\" in the IN list"); err != nil {
-				return nil, err
-			}
+	for {
+		v, err := p.literal()
+		if err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+		if p.acceptOp(")") {
+			break
+		}
+		if err := p.expectOp(",", "or \")\" in the IN list"); err != nil {
+			return nil, err
 		}
 	}
 	if not {

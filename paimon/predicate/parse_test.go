@@ -29,8 +29,6 @@ func TestParse(t *testing.T) {
 		{"a <= -5 OR a >= +5.5 OR a != 0", "a <= -5 OR a >= 5.5 OR a != 0"},
 		{"a = 1e3 OR a = .5 OR a = 2.5E-3", "a = 1e3 OR a = .5 OR a = 2.5E-3"},
 		{"x IN (1, - 2, 'y')", "x IN (1, -2, 'y')"},
-		{"x not in ()", "x NOT IN ()"},
-		{"x IN ()", "x IN ()"},
 		{"a IS NOT NULL", "a IS NOT NULL"},
 		{"s LIKE 'ab%'", "s STARTS WITH 'ab'"},
 		{"s LIKE '%'", "s STARTS WITH ''"},
@@ -94,6 +92,8 @@ func TestParseErrors(t *testing.T) {
 		{"s STARTS WITH 1", 14, "expected a string"},
 		{"a IN 1", 5, `expected "("`},
 		{"a IN (1 2)", 8, `expected ","`},
+		{"a IN ()", 6, "at least one value"},
+		{"a NOT IN ()", 10, "at least one value"},
 		{"a IS NOT 1", 9, "expected NULL"},
 		{"a NOT BETWEEN 1", 6, "expected IN or LIKE"},
 		{"a = 1.2.3", 4, "malformed number"},
@@ -319,6 +319,11 @@ func TestParseRoundTrip(t *testing.T) {
 		pr := randParseable(r, 3)
 		s := pr.String()
 		got, err := p.Parse(s)
+		if strings.Contains(s, "IN ()") {
+			// An empty IN list has a text form but no parse (refused).
+			require.Error(t, err, "iteration %d: %s", it, s)
+			continue
+		}
 		require.NoError(t, err, "iteration %d: %s", it, s)
 		require.Equal(t, s, got.String(), "iteration %d", it)
 		want, err1 := p.Bind(pr, rtFields)
