@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -28,6 +29,10 @@ func CheckName(name string) error {
 		return fmt.Errorf("%w: path separator in %q", ErrInvalidIdentifier, name)
 	case name == "." || strings.Contains(name, ".."):
 		return fmt.Errorf("%w: %q", ErrInvalidIdentifier, name)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		// A newline or other control character in a directory name
+		// breaks every listing and log that shows it (issue 24).
+		return fmt.Errorf("%w: control character in %q", ErrInvalidIdentifier, name)
 	}
 	return nil
 }

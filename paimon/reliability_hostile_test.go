@@ -21,7 +21,7 @@ import (
 // refused, and partition values full of path syntax round-trip exactly and
 // land in the directory Java names, inside the table directory.
 
-var hostileNames = []string{"a/b", "..", ".", "../x", "x/..", "a\\b", "..hidden", "", "/abs"}
+var hostileNames = []string{"a/b", "..", ".", "../x", "x/..", "a\\b", "..hidden", "", "/abs", "new\nline", "tab\tname", "nul\x00", "del\x7f"}
 
 func TestHostileNames(t *testing.T) {
 	ctx := context.Background()
