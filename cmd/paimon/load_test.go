@@ -269,6 +269,7 @@ func TestLoadErrors(t *testing.T) {
 		{"ragged csv", "bad.csv:3: wrong number of fields", map[string]string{"bad.csv": "id,s\n1,a\n2\n"}, nil},
 		{"empty csv", "bad.csv: empty file", map[string]string{"bad.csv": ""}, nil},
 		{"bad json", "bad.jsonl:2: not a JSON object", map[string]string{"bad.jsonl": "{\"id\":1}\n[1]\n"}, nil},
+		{"duplicate JSON key", `dup.jsonl:1: column "s" appears twice`, map[string]string{"dup.jsonl": "{\"id\":1,\"s\":\"a\",\"s\":\"b\"}\n"}, nil},
 		{"unknown key", `bad.jsonl:1: "nope" is not a column of db.t`, map[string]string{"bad.jsonl": "{\"id\":1,\"nope\":2}\n"}, nil},
 		{"json type", "bad.jsonl:1: column s: bad value: number 5 for a STRING column, want a JSON string", map[string]string{"bad.jsonl": "{\"id\":1,\"s\":5}\n"}, nil},
 		{"json null NOT NULL", "bad.jsonl:1: column id is NOT NULL but the value is missing or null", map[string]string{"bad.jsonl": "{\"s\":\"a\"}\n"}, nil},

@@ -76,6 +76,11 @@ func (s *jsonlSource) parseLine(text []byte) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%s: more than one JSON value on the line", where)
 	}
+	if k := duplicateKey(text); k != "" {
+		// encoding/json keeps the last value: one of two values for a
+		// column would be dropped silently.
+		return fmt.Errorf("%s: column %q appears twice", where, k)
+	}
 	clear(s.vals)
 	for k, j := range obj {
 		i, ok := s.byName[k]
@@ -107,3 +112,29 @@ func jsonErrorText(err error) string {
 }
 
 func (s *jsonlSource) Close() { s.b.release() }
+
+// duplicateKey returns a member name that appears twice in the JSON object
+// text (already known to be valid), or "".
+func duplicateKey(text []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	if _, err := dec.Token(); err != nil { // '{'
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := tok.(string)
+		if seen[k] {
+			return k
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return ""
+		}
+	}
+	return ""
+}
