@@ -29,6 +29,13 @@ var (
 	// wraps io/fs.ErrClosed.
 	ErrClosed = fmt.Errorf("fs: already closed: %w", iofs.ErrClosed)
 
+	// ErrNotPublished marks a Writer.Close failure that happened before
+	// anything could become visible under the name (a full disk while the
+	// temporary file was written or synced, say): unlike other Close
+	// failures, it is a definite "not published", so a committer may
+	// remove its files instead of keeping them for an unknown outcome.
+	ErrNotPublished = errors.New("fs: file not published")
+
 	// ErrNoScheme reports a URI whose scheme has no registered opener.
 	ErrNoScheme = errors.New("fs: no opener registered for scheme")
 )

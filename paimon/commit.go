@@ -798,6 +798,11 @@ func (c *TableCommit) tryCommitOnce(ctx context.Context, latest *snapshot.Snapsh
 	case errors.Is(err, fs.ErrUnsupported):
 		c.mw.removeWritten(context.WithoutCancel(ctx))
 		return nil, outcomeLostRace, fmt.Errorf("paimon: the file system cannot create snapshot files atomically, refusing to commit: %w", err)
+	case errors.Is(err, fs.ErrNotPublished):
+		// Failed before anything became visible (a full disk): a
+		// definite failure, whose files go (issue 24, failure 6).
+		c.mw.removeWritten(context.WithoutCancel(ctx))
+		return nil, outcomeLostRace, fmt.Errorf("paimon: publish %s: %w", c.meta.SnapshotPath(newID), err)
 	default:
 		c.mw.reset() // may be referenced by a published snapshot
 		return snap, outcomeUnknown, fmt.Errorf("paimon: publish %s: %w", c.meta.SnapshotPath(newID), err)

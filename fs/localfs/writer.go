@@ -124,12 +124,14 @@ func (w *writer) Close() error {
 	// longer exists, after a link the final name keeps the data.
 	defer os.Remove(tmp)
 
+	// Until the link or rename below, nothing is visible under the final
+	// name: failures up to there are definite (fs.ErrNotPublished).
 	if err := w.finish(); err != nil {
 		w.f.Close()
-		return err
+		return fmt.Errorf("%w: %w", err, fs.ErrNotPublished)
 	}
 	if err := w.ctx.Err(); err != nil {
-		return fs.PathErr(op, w.name, err)
+		return fs.PathErr(op, w.name, fmt.Errorf("%w: %w", err, fs.ErrNotPublished))
 	}
 	if w.ifNotExist {
 		if err := os.Link(tmp, w.final); err != nil {
