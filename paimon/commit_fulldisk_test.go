@@ -28,7 +28,9 @@ func (f fullDiskFS) Create(ctx context.Context, name string, opts *fs.CreateOpti
 	return fullDiskWriter{w, name}, nil
 }
 
-func (f fullDiskFS) MkdirAll(ctx context.Context, dir string) error { return fs.MkdirAll(ctx, f.FS, dir) }
+func (f fullDiskFS) MkdirAll(ctx context.Context, dir string) error {
+	return fs.MkdirAll(ctx, f.FS, dir)
+}
 
 type fullDiskWriter struct {
 	fs.Writer
