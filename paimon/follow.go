@@ -106,6 +106,10 @@ type FollowPlan struct {
 	Plan *Plan
 }
 
+// ArrowSchema is the schema of the plan's batches: rowkind, then the
+// columns.
+func (p *FollowPlan) ArrowSchema() *arrow.Schema { return p.Plan.state.outSchema }
+
 // Follower reads a table as it changes. It is not safe for concurrent use.
 type Follower struct {
 	t        *Table

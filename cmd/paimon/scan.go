@@ -51,6 +51,8 @@ what jsonl, canon and csv print.
 --explain prints the plan (snapshot, schema, pruning funnel, splits) instead
 of the rows; with --output json as one JSON object.
 
+` + followDetails + `
+
 Exit status: 0 ok, 1 runtime error, 2 usage error.`
 
 // scanArgs is the parsed command line of scan.
@@ -71,6 +73,8 @@ type scanArgs struct {
 	incremental      bool
 	incStart, incEnd int64
 	incMode          string
+	// follow keeps reading as the table changes (--follow).
+	follow followArgs
 }
 
 func runScan(ctx context.Context, e *env, c *command, args []string) error {
@@ -87,6 +91,9 @@ func runScan(ctx context.Context, e *env, c *command, args []string) error {
 		return err
 	}
 	scan := tbl.NewScan(a.scanOptions()...)
+	if a.follow.on {
+		return runFollow(ctx, e, a, tbl)
+	}
 	if a.explain {
 		return explain(ctx, e.stdout, tbl, scan, a.output == formatJSON || a.output == formatJSONL)
 	}
@@ -106,6 +113,7 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 	var (
 		a                                    scanArgs
 		selectFlag, asOfFlag, limitFlag, inc string
+		untilFlag                            string
 	)
 	fs := newFlagSet(c)
 	fs.StringVar(&selectFlag, "select", "", "comma-separated `columns` to return, in order (default all)")
@@ -116,6 +124,10 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 	fs.BoolVar(&a.audit, "audit", false, "read the audit log: a leading rowkind column, deleted keys as -D rows")
 	fs.StringVar(&inc, "incremental", "", "read the changes committed after snapshot `S,E`'s S up to E (rows with their rowkind)")
 	fs.StringVar(&a.incMode, "incremental-mode", "", "with --incremental: auto (default), delta or changelog")
+	fs.BoolVar(&a.follow.on, "follow", false, "keep reading: print each new snapshot's changes (rows with their rowkind)")
+	fs.StringVar(&a.follow.from, "from", "", "with --follow: where to start: `latest-full`, latest, earliest, snapshot:N, snapshot-full:N or timestamp:TIME")
+	fs.StringVar(&a.follow.consumer, "consumer", "", "with --follow: consumer `ID` to resume from and record progress in")
+	fs.StringVar(&untilFlag, "until", "", "with --follow: stop once snapshot `N` is read")
 	var err error
 	if a.tableArgs, err = parseTable(e, c, fs, args, tableSpec{formats: rowFormats, travel: true}); err != nil {
 		return nil, err
@@ -183,6 +195,9 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 		if a.limit, err = positiveInt(c, "limit", limitFlag); err != nil {
 			return nil, err
 		}
+	}
+	if err := a.parseFollow(c, untilFlag); err != nil {
+		return nil, err
 	}
 	if a.explain {
 		if a.outputSet && a.output != formatTable && a.output != formatJSON && a.output != formatJSONL {
