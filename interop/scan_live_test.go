@@ -137,7 +137,7 @@ type liveSchema struct {
 type liveField struct {
 	ID   int    `json:"id"`
 	Name string `json:"name"`
-	Type string `json:"type"`
+	Type any    `json:"type"` // a type string, or a JSON object for nested types
 }
 
 // liveFilter is one filtered scan to check. pruned says the filter must
@@ -185,7 +185,7 @@ func (lt *liveTable) id() string { return lt.plan.DB + "." + lt.plan.Table }
 
 type liveColumn struct {
 	name  string
-	typ   string
+	typ   any // as liveField.Type
 	nulls int // percent
 	gen   func(r *rand.Rand) any
 }
@@ -450,7 +450,7 @@ func (b *liveBuilder) seq() int64 {
 
 func genLiveTables(seed int64) []liveTable {
 	r := rand.New(rand.NewPCG(uint64(seed), 0x5eed_5ca1ab1e))
-	return []liveTable{genParquetTable(r), genAvroTable(r), genEvolveTable(r)}
+	return []liveTable{genParquetTable(r), genAvroTable(r), genEvolveTable(r), genORCTable(r)}
 }
 
 var liveDays = []string{"2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05"}
@@ -569,6 +569,121 @@ func genAvroTable(r *rand.Rand) liveTable {
 		splitFilter:  predicate.In("user_id", u...),
 		splitColumns: []string{"c_str", "user_id"},
 		travel:       []liveTravel{{"compacted", predicate.Equal("user_id", u[1]), []string{"c_bytes", "region"}}},
+	}
+}
+
+// genList, genPairs and genObject build ARRAY, MAP (canon-v1 [k, v] pairs)
+// and ROW values from element generators.
+func genList(elem liveColumn, maxLen int) func(*rand.Rand) any {
+	return func(r *rand.Rand) any {
+		out := make([]any, r.IntN(maxLen+1))
+		for i := range out {
+			out[i] = elem.value(r)
+		}
+		return out
+	}
+}
+
+func genPairs(key, value liveColumn, maxLen int) func(*rand.Rand) any {
+	return func(r *rand.Rand) any {
+		seen := map[string]bool{}
+		var out []any
+		for range r.IntN(maxLen + 1) {
+			k := key.gen(r)
+			ks := fmt.Sprint(k)
+			if seen[ks] {
+				continue
+			}
+			seen[ks] = true
+			out = append(out, []any{k, value.value(r)})
+		}
+		if out == nil {
+			out = []any{}
+		}
+		return out
+	}
+}
+
+func genObject(fields ...liveColumn) func(*rand.Rand) any {
+	return func(r *rand.Rand) any {
+		m := map[string]any{}
+		for _, f := range fields {
+			m[f.name] = f.value(r)
+		}
+		return m
+	}
+}
+
+// genORCTable is the unaware-bucket ORC table partitioned by dt: every
+// primitive type (TIMESTAMP(9) included) and nested columns; small stripes
+// and 1,000-row row groups, so that filters prune stripes and row groups
+// by Java's statistics and our reader seeks by Java's row index.
+func genORCTable(r *rand.Rand) liveTable {
+	cols := primitiveColumns(9)
+	cols = append(cols,
+		liveColumn{"c_ltz9", "TIMESTAMP(9) WITH LOCAL TIME ZONE", 5, genTimestamp(9, true)},
+		liveColumn{"c_arr", map[string]any{"type": "ARRAY", "element": "INT"}, 5,
+			genList(liveColumn{"e", "INT", 10, genIntRange(-1000, 1000)}, 4)},
+		liveColumn{"c_map", map[string]any{"type": "MAP", "key": "STRING NOT NULL", "value": "DOUBLE"}, 5,
+			genPairs(liveColumn{"k", "STRING", 0, genWord(liveWords)}, liveColumn{"v", "DOUBLE", 10, genFloat64}, 3)},
+		liveColumn{"c_row", map[string]any{"type": "ROW", "fields": []liveField{
+			{1001, "a", "INT"}, {1002, "b", "STRING"}, {1003, "t", "TIMESTAMP(6)"}}}, 5, genObject(
+			liveColumn{"a", "INT", 10, genIntRange(math.MinInt32, math.MaxInt32)},
+			liveColumn{"b", "STRING", 10, genString(12)},
+			liveColumn{"t", "TIMESTAMP(6)", 10, genTimestamp(6, false)})},
+		liveColumn{"c_arr_row", map[string]any{"type": "ARRAY", "element": map[string]any{"type": "ROW", "fields": []liveField{
+			{1004, "x", "BIGINT"}, {1005, "y", "DECIMAL(20, 4)"}}}}, 5, genList(liveColumn{"e", nil, 10,
+			genObject(liveColumn{"x", "BIGINT", 10, genIntRange(math.MinInt64, math.MaxInt64)},
+				liveColumn{"y", "DECIMAL(20, 4)", 10, genDecimal(20, 4)})}, 3)},
+	)
+	key := []liveColumn{{"id", "BIGINT NOT NULL", 0, nil}, {"dt", "STRING", 0, nil}, {"w", "STRING", 2, genWord(liveWords)}}
+	b := newLiveBuilder(r, "live_orc", append(key, cols...), []string{"dt"}, map[string]string{
+		"bucket": "-1", "file.format": "orc",
+		"file.block-size": "96kb", "orc.row.index.stride": "1000",
+	})
+	commits := 14 + r.IntN(3)
+	compactAt := 6 + r.IntN(5)
+	for c := 0; c < commits; c++ {
+		day := liveDays[r.IntN(len(liveDays))]
+		b.write(2400+r.IntN(600), func(m map[string]any) {
+			m["id"] = b.seq()
+			m["dt"] = day
+			b.fill(m, key[2:])
+			b.fill(m, cols)
+		})
+		if c == 2 {
+			b.op(map[string]any{"op": "tag", "name": "early"})
+		}
+		if c == compactAt {
+			b.op(map[string]any{"op": "compact"})
+		}
+	}
+	ids := b.nextID
+	lo, hi := ids*3/10, ids*3/10+1500
+	tsLo := data.Timestamp{Millis: time.Date(1950, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()}
+	return liveTable{
+		plan: b.plan, rows: b.rows, commits: b.commits,
+		projections: [][]string{{"c_row", "id"}, {"c_arr_row", "c_ts9", "dt", "c_map"}, {"c_char", "c_ltz9"}},
+		filters: []liveFilter{
+			{"id-range", predicate.And(predicate.GreaterOrEqual("id", lo), predicate.LessThan("id", hi)), true},
+			{"id-point", predicate.Equal("id", lo+7), true},
+			{"partition-eq", predicate.Equal("dt", "2024-01-02"), true},
+			{"word", predicate.Equal("w", "gamma"), false},
+			{"word-null", predicate.IsNull("w"), false},
+			{"ts-range", predicate.And(predicate.GreaterOrEqual("c_ts9", tsLo), predicate.LessThan("c_ltz6",
+				data.Timestamp{Millis: -1, NanoOfMilli: 1000})), false},
+			{"char", predicate.Equal("c_char", "ab"), false},
+			{"str-prefix", predicate.StartsWith("c_str", "ab"), false},
+			{"date-bool", predicate.And(predicate.GreaterThan("c_date", time.Date(1969, 12, 31, 0, 0, 0, 0, time.UTC)),
+				predicate.Equal("c_bool", true)), false},
+			{"decimal", predicate.Or(predicate.GreaterThan("c_dec_l", "1000000000000000000.5"),
+				predicate.LessOrEqual("c_dec_s", "-12.34")), false},
+			{"float", predicate.GreaterThan("c_float", float32(0)), false},
+			{"tiny-small", predicate.And(predicate.LessThan("c_tiny", int8(0)), predicate.GreaterOrEqual("c_small", int16(0))), false},
+		},
+		splitFilter:  predicate.And(predicate.GreaterOrEqual("id", lo), predicate.LessThan("id", hi)),
+		splitColumns: []string{"c_row", "c_ts9", "c_str"},
+		travel:       []liveTravel{{"early", predicate.LessThan("id", ids/10), []string{"c_arr", "id", "c_ltz9"}}},
 	}
 }
 

@@ -63,7 +63,7 @@ func wtGoCommit(ctx context.Context, t *testing.T, tbl *paimon.Table, user strin
 			lo, hi := k*len(rows)/writes, (k+1)*len(rows)/writes
 			vals := make([][]any, 0, hi-lo)
 			for _, r := range rows[lo:hi] {
-				vals = append(vals, r.vals)
+				vals = append(vals, r.writeVals())
 			}
 			rec, err := testtable.BuildRecord(mem, fields, vals)
 			require.NoError(t, err)

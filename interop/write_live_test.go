@@ -22,8 +22,8 @@ import (
 // Overwrite and DropPartitions) must be tables Java Paimon 1.4.2 and 2.0.0
 // and pypaimon read, query and maintain.
 //
-// Nine tables are written into a fresh warehouse (see wtSpecs): every type
-// of the all-types plans in Parquet and in Avro, string partitions whose
+// Thirteen tables are written into a fresh warehouse (see wtSpecs): every
+// type of the all-types plans in Parquet, ORC and Avro, string partitions whose
 // values need escaping in paths and NULL partitions (the default
 // partition), INT and DATE partitions, unaware (-1) and fixed buckets with a
 // bucket key, our own partition overwrites and partition drops, batch and

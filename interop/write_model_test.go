@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
@@ -24,10 +25,19 @@ import (
 // Go values (what our writer writes and the predicates test) and its
 // canonical line (what dumps and our scan print).
 type wtRow struct {
-	obj    map[string]any
-	vals   []any
-	line   string
-	commit int // the commit (ours or Java's) that wrote it
+	obj     map[string]any
+	vals    []any
+	line    string
+	commit  int   // the commit (ours or Java's) that wrote it
+	written []any // what our writer writes, when it differs from vals (ORC)
+}
+
+// writeVals are the values our writer writes for the row.
+func (r wtRow) writeVals() []any {
+	if r.written != nil {
+		return r.written
+	}
+	return r.vals
 }
 
 // wtModel is the multiset of rows a table holds.
@@ -169,8 +179,74 @@ func (g *wtRowGen) rows(t *testing.T, n, c int, force map[string]string) []wtRow
 			obj[f.Name] = v
 		}
 		out[i] = wtNewRow(t, g.fields, obj, c)
+		if strings.EqualFold(g.spec.options["file.format"], "orc") {
+			out[i] = wtORCStored(t, g.fields, out[i])
+		}
 	}
 	return out
+}
+
+// wtORCStored turns a row into what every reader returns from an ORC file,
+// Java's or ours: CHAR values without trailing spaces (Java's writer pads
+// them, its reader trims), and timestamps whose epoch milliseconds are in
+// [-999, -1] one second later (Java's writer truncates the seconds toward
+// zero; format/orc's does the same). The written values stay the
+// generated ones.
+func wtORCStored(t *testing.T, fields []schema.DataField, r wtRow) wtRow {
+	t.Helper()
+	stored := make([]any, len(r.vals))
+	for i, f := range fields {
+		stored[i] = orcStoredValue(f.Type, r.vals[i])
+	}
+	r.written = r.vals
+	r.vals = stored
+	r.line = wtCanonLine(t, fields, stored)
+	return r
+}
+
+func orcStoredValue(t schema.DataType, v any) any {
+	if v == nil {
+		return nil
+	}
+	switch t.Root {
+	case schema.Char:
+		return strings.TrimRight(v.(string), " ")
+	case schema.Timestamp, schema.TimestampLTZ:
+		ts := v.(data.Timestamp)
+		if ts.Millis >= -999 && ts.Millis <= -1 {
+			ts.Millis += 1000
+		}
+		return ts
+	case schema.Array:
+		in := v.([]any)
+		out := make([]any, len(in))
+		for i, e := range in {
+			out[i] = orcStoredValue(*t.Element, e)
+		}
+		return out
+	case schema.Map, schema.Multiset:
+		m := v.(data.Map)
+		kt, vt := t.Key, t.Value
+		if t.Root == schema.Multiset {
+			kt, vt = t.Element, nil
+		}
+		out := data.Map{Keys: make([]any, len(m.Keys)), Values: slices.Clone(m.Values)}
+		for i := range m.Keys {
+			out.Keys[i] = orcStoredValue(*kt, m.Keys[i])
+			if vt != nil {
+				out.Values[i] = orcStoredValue(*vt, m.Values[i])
+			}
+		}
+		return out
+	case schema.Row:
+		in := v.([]any)
+		out := make([]any, len(in))
+		for i, f := range t.Fields {
+			out[i] = orcStoredValue(f.Type, in[i])
+		}
+		return out
+	}
+	return v
 }
 
 // wtSpecValue turns a partition spec string into a canon-v1 value.

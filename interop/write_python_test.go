@@ -2,13 +2,17 @@ package interop_test
 
 import (
 	"context"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
 )
@@ -55,8 +59,34 @@ func wtPython(ctx context.Context, t *testing.T, rn *interop.Runner, wh string, 
 			require.NoError(t, errs[i])
 			got, err := canon.ReadLines(strings.NewReader(string(outs[i])))
 			require.NoError(t, err)
-			wtCompare(t, rn.Name()+"'s dump of "+wt.spec.name, wt.model.lines(), got)
+			want := wt.model.lines()
+			if strings.EqualFold(wt.spec.options["file.format"], "orc") {
+				want = wt.model.paddedCharLines(t)
+			}
+			wtCompare(t, rn.Name()+"'s dump of "+wt.spec.name, want, got)
 		})
 	}
 	t.Logf("pypaimon dumps %v", time.Since(start).Round(time.Millisecond))
+}
+
+// paddedCharLines are the model's lines with top-level CHAR(n) values
+// padded with spaces to n characters: pyarrow's ORC reader, which pypaimon
+// reads ORC files with, returns CHAR values as stored, padded (Java's
+// CharTreeReader trims them), for files of Java's writer and ours alike.
+func (m *wtModel) paddedCharLines(t *testing.T) []string {
+	t.Helper()
+	out := make([]string, len(m.rows))
+	for i, r := range m.rows {
+		vals := slices.Clone(r.vals)
+		for c, f := range m.fields {
+			if s, ok := vals[c].(string); ok && f.Type.Root == schema.Char {
+				if n := f.Type.Length - utf8.RuneCountInString(s); n > 0 {
+					vals[c] = s + strings.Repeat(" ", n)
+				}
+			}
+		}
+		out[i] = wtCanonLine(t, m.fields, vals)
+	}
+	sort.Strings(out)
+	return out
 }

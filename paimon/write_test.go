@@ -168,6 +168,8 @@ func TestWriteReadBack(t *testing.T) {
 		{"fixed-bucket", false, map[string]string{"bucket": "3", "bucket-key": "id"}},
 		{"fixed-bucket-partitioned", true, map[string]string{"bucket": "4", "bucket-key": "id,name"}},
 		{"avro", true, map[string]string{"file.format": "avro"}},
+		{"orc", true, map[string]string{"file.format": "orc"}},
+		{"orc-rolling", false, map[string]string{"file.format": "orc", "target-file-size": "1 kb", "file.compression": "lz4"}},
 		{"rolling", true, map[string]string{"target-file-size": "1 kb", "file.compression": "snappy"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

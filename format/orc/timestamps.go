@@ -20,9 +20,11 @@ import (
 //   - Java's writer computes the seconds by truncating the epoch
 //     milliseconds toward zero (time / 1000), and its reader takes a second
 //     off again when the result is negative with more than a millisecond
-//     of nanoseconds. Earlier instants round-trip, but one in (-1 s, 0) is
-//     stored as second 0 plus its positive fraction and every reader, Java
-//     included, returns that fraction after the epoch: the golden corpus's
+//     of nanoseconds. Earlier instants round-trip, but one whose epoch
+//     milliseconds are in [-999, -1] (an instant in (-1 s, 0) outside its
+//     first millisecond) is stored as second 0 plus its positive fraction,
+//     and every reader, Java included, returns that fraction after the
+//     epoch: the golden corpus's
 //     c_ts3 1969-12-31T23:59:59.999 reads as 1970-01-01T00:00:00.999 in
 //     every Java version. No (seconds, nanos) pair makes Java's reader
 //     return such an instant, so the writer here stores what Java's does

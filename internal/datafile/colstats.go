@@ -32,8 +32,12 @@ import (
 // nulls of every column, nested ones included, and keeps min/max of the
 // values that are Comparable in Java (not byte[] nor nested values).
 //
-// If every column's mode is none, Java disables statistics altogether; both
-// ways then give "nothing known" for every column, as here.
+// ORC: what Java's OrcSimpleStatsExtractor derives from the ORC footer's
+// column statistics, which format/orc's writer computes as Java's ORC
+// writer does (orc.go).
+//
+// If every column's mode is none, Java disables statistics altogether; every
+// way then gives "nothing known" for every column, as here.
 
 // columnStats gathers the statistics of one column of one file.
 type columnStats struct {
@@ -47,7 +51,8 @@ type columnStats struct {
 
 func newColumnStats(format string, t schema.DataType, mode statsMode) *columnStats {
 	c := &columnStats{typ: t, mode: mode, footer: format == FormatParquet}
-	if mode.kind == modeNone || c.footer && (t.IsNested() || t.Root == schema.Variant) {
+	// ORC statistics come from the file's footer (orc.go), not the rows.
+	if mode.kind == modeNone || format == FormatORC || c.footer && (t.IsNested() || t.Root == schema.Variant) {
 		return c
 	}
 	c.counted = true

@@ -8,8 +8,9 @@
 //
 // Value statistics follow Java per format (colstats.go): for Parquet they
 // are what Java's ParquetSimpleStatsExtractor derives from the footer
-// parquet-java returns, for Avro what Java's row-by-row SimpleStatsCollector
-// gathers; both under the stats options (metadata.stats-mode, default
+// parquet-java returns, for ORC what OrcSimpleStatsExtractor derives from
+// the ORC footer (orc.go), for Avro what Java's row-by-row
+// SimpleStatsCollector gathers; both under the stats options (metadata.stats-mode, default
 // truncate(16), fields.<col>.stats-mode,
 // metadata.stats-keep-first-n-columns, metadata.stats-dense-store). Tests
 // recompute the statistics of every data file of the Java-written golden
@@ -17,8 +18,10 @@
 //
 // Formats: Parquet through arrow-go's pqarrow (field ids, root
 // "paimon_schema", decimals up to precision 18 as integers, row groups cut
-// at parquet.block.size), Avro through format/avrofile. ORC and the other
-// formats Java knows are refused with ErrUnsupported.
+// at parquet.block.size), ORC through format/orc (Java's orc.* options,
+// stripes at file.block-size or orc.stripe.size), Avro through
+// format/avrofile. The other formats Java knows are refused with
+// ErrUnsupported.
 //
 // The package also holds helpers the rest of the write path shares:
 // PartitionStats (a manifest's _PARTITION_STATS), NewUUID and FileNames
@@ -27,5 +30,6 @@
 // Not written (a table asking for them still gets correct files without
 // them): file indexes (file-index.*), external data paths
 // (data-file.external-paths), per-level formats and compressions,
-// VARIANT/BLOB/VECTOR columns, TIMESTAMP(7..9).
+// VARIANT/BLOB/VECTOR columns, TIMESTAMP(7..9) in Parquet and Avro, ORC
+// bloom filters (orc.bloom.filter.columns: an optional index).
 package datafile

@@ -41,9 +41,17 @@ func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
 		stats:    newFileStats(w.cfg.format, w.opts.Schema.Fields, w.cfg.modes),
 		firstSeq: w.next,
 	}
-	if w.cfg.format == FormatAvro {
+	switch w.cfg.format {
+	case FormatAvro:
 		f.body, err = newAvroWriter(f.sink, w.opts.Schema.Fields, w.cfg)
-	} else {
+	case FormatORC:
+		var ow *orcWriter
+		ow, err = newORCWriter(f.sink, w.opts.Schema.Fields, w.cfg)
+		if err == nil && w.opts.Budget != nil {
+			ow.share = w.opts.Budget.Share
+		}
+		f.body = ow
+	default:
 		var pw *parquetWriter
 		pw, err = newParquetWriter(f.sink, w.arrowSchema, w.cfg, w.mem, w.opts.RowGroupRows)
 		if err == nil && w.opts.Budget != nil {
@@ -86,7 +94,14 @@ func (f *dataFile) finish(w *Writer) (manifest.DataFileMeta, error) {
 	if err := f.out.Close(); err != nil {
 		return manifest.DataFileMeta{}, fmt.Errorf("datafile: publish %s: %w", f.path, err)
 	}
-	stats, cols, err := f.stats.valueStats(w.cfg.dense)
+	var stats manifest.SimpleStats
+	var cols []string
+	var err error
+	if ow, ok := f.body.(*orcWriter); ok {
+		stats, cols, err = toBinary(w.opts.Schema.Fields, ow.valueStats(w.cfg.modes), w.cfg.dense)
+	} else {
+		stats, cols, err = f.stats.valueStats(w.cfg.dense)
+	}
 	if err != nil {
 		return manifest.DataFileMeta{}, fmt.Errorf("datafile: %s: %w", f.path, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 
 	"github.com/paimon-go/paimon-go/format/avrofile"
+	"github.com/paimon-go/paimon-go/format/orc"
 	"github.com/paimon-go/paimon-go/format/schema"
 )
 
@@ -45,11 +46,12 @@ const (
 const (
 	FormatParquet = "parquet"
 	FormatAvro    = "avro"
+	FormatORC     = "orc"
 )
 
 // config is everything a Writer takes from the table options, parsed once.
 type config struct {
-	format     string // FormatParquet or FormatAvro
+	format     string // FormatParquet, FormatORC or FormatAvro
 	prefix     string // data-file.prefix
 	extension  string // ".parquet", ".zst.parquet", ".avro", ...
 	targetSize int64
@@ -59,6 +61,7 @@ type config struct {
 	blockSize    int64
 
 	avro avrofile.WriterOptions
+	orc  orc.WriterOptions
 
 	modes []statsMode
 	dense bool
@@ -80,8 +83,8 @@ func parseConfig(ts *schema.TableSchema) (*config, error) {
 	if v, ok := opts[optFileFormat]; ok {
 		c.format = strings.ToLower(strings.TrimSpace(v))
 	}
-	if c.format != FormatParquet && c.format != FormatAvro {
-		return nil, fmt.Errorf("%w: option %s=%q (parquet and avro are written)", ErrUnsupported, optFileFormat, opts[optFileFormat])
+	if c.format != FormatParquet && c.format != FormatAvro && c.format != FormatORC {
+		return nil, fmt.Errorf("%w: option %s=%q (parquet, orc and avro are written)", ErrUnsupported, optFileFormat, opts[optFileFormat])
 	}
 	for _, f := range ts.Fields {
 		if err := checkWritable(c.format, f.Type); err != nil {
@@ -96,9 +99,12 @@ func parseConfig(ts *schema.TableSchema) (*config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.format == FormatParquet {
+	switch c.format {
+	case FormatParquet:
 		err = c.parquetOptions(opts, compression, zstdLevel)
-	} else {
+	case FormatORC:
+		err = c.orcOptions(opts, compression, zstdLevel)
+	default:
 		err = c.avroOptions(ts, compression, zstdLevel)
 	}
 	if err != nil {
@@ -242,14 +248,15 @@ var hadoopExtensions = map[string]string{
 }
 
 // checkWritable refuses the column types this package cannot write as Java
-// does, in either format: VARIANT (Java shreds it), BLOB (Java keeps it in
-// separate .blob files), VECTOR (a separate vector file format), and
-// TIMESTAMP with precision above 6. format/avrofile adds its own checks for
-// Avro (TIME(p > 3), Avro names).
+// does, in any format: VARIANT (Java shreds it), BLOB (Java keeps it in
+// separate .blob files), VECTOR (a separate vector file format), and, in
+// Parquet and Avro, TIMESTAMP with precision above 6 (ORC holds
+// nanoseconds). format/avrofile adds its own checks for Avro (TIME(p > 3),
+// Avro names).
 func checkWritable(format string, t schema.DataType) error {
 	switch t.Root {
 	case schema.Timestamp, schema.TimestampLTZ:
-		if t.Precision > 6 {
+		if t.Precision > 6 && format != FormatORC {
 			// Java writes them as Parquet INT96, which pqarrow cannot do
 			// per column; Java's Avro converter refuses them.
 			return fmt.Errorf("%w: %s in %s files", ErrUnsupported, t, format)

@@ -409,7 +409,14 @@ func TestOptionErrors(t *testing.T) {
 		cols []schema.DataField
 		want error
 	}{
-		{"orc", map[string]string{"file.format": "orc"}, nil, datafile.ErrUnsupported},
+		{"csv", map[string]string{"file.format": "csv"}, nil, datafile.ErrUnsupported},
+		{"orc lzo", map[string]string{"file.format": "orc", "file.compression": "lzo"}, nil, datafile.ErrUnsupported},
+		{"orc gzip", map[string]string{"file.format": "orc", "file.compression": "gzip"}, nil, datafile.ErrInvalid},
+		{"orc.compress", map[string]string{"file.format": "orc", "orc.compress": "brotli"}, nil, datafile.ErrInvalid},
+		{"orc stride", map[string]string{"file.format": "orc", "orc.row.index.stride": "10"}, nil, datafile.ErrInvalid},
+		{"orc threshold", map[string]string{"file.format": "orc", "orc.dictionary.key.threshold": "2"}, nil, datafile.ErrInvalid},
+		{"orc 0.11", map[string]string{"file.format": "orc", "orc.write.format": "0.11"}, nil, datafile.ErrUnsupported},
+		{"orc variant", map[string]string{"file.format": "orc"}, []schema.DataField{col("a", schema.VariantType())}, datafile.ErrUnsupported},
 		{"unknown parquet codec", map[string]string{"file.compression": "zip"}, nil, datafile.ErrInvalid},
 		{"lzo", map[string]string{"file.compression": "lzo"}, nil, datafile.ErrUnsupported},
 		{"bad parquet.compression", map[string]string{"parquet.compression": "none"}, nil, datafile.ErrInvalid},

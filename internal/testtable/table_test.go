@@ -373,7 +373,7 @@ func TestErrors(t *testing.T) {
 		want   error
 	}{
 		{"primary key", func(b *schema.SchemaBuilder) { b.Column("a", schema.IntType().NotNull()).PrimaryKey("a") }, nil, testtable.ErrUnsupported},
-		{"orc", func(b *schema.SchemaBuilder) { b.Column("a", schema.IntType()).Option("file.format", "orc") }, nil, testtable.ErrUnsupported},
+		{"csv", func(b *schema.SchemaBuilder) { b.Column("a", schema.IntType()).Option("file.format", "csv") }, nil, testtable.ErrUnsupported},
 		{"timestamp(9)", func(b *schema.SchemaBuilder) { b.Column("a", schema.ArrayType(schema.TimestampType(9))) }, nil, testtable.ErrUnsupported},
 		{"bad stats mode", func(b *schema.SchemaBuilder) {
 			b.Column("a", schema.IntType()).Option("metadata.stats-mode", "truncate(0)")
