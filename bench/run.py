@@ -35,9 +35,9 @@ SCALES = {
 }
 
 OPS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv", "plan-10k", "plan-100k", "write-10m", "commit",
-       "compact-1k", "scan-1k", "scan-1k-compacted"]
+       "compact-1k", "scan-1k", "scan-1k-compacted", "scan-all-orc", "filter-1pct-orc", "write-10m-orc"]
 IMPLS = ["go", "go-parallel", "java", "java-parallel", "pypaimon", "pypaimon-rust", "raw-pqarrow", "raw-pyarrow"]
-READS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv"]
+READS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv", "scan-all-orc", "filter-1pct-orc"]
 # Which implementation is attempted for which operation; a program may still answer "unsupported" (exit 3).
 SUPPORT = {op: ["go", "go-parallel", "java", "java-parallel", "pypaimon", "pypaimon-rust", "raw-pqarrow", "raw-pyarrow"]
            for op in READS}
@@ -51,6 +51,12 @@ COMPACT_OPS = ("compact-1k", "scan-1k", "scan-1k-compacted")
 SUPPORT["compact-1k"] = ["go", "go-parallel", "java", "java-parallel"]
 SUPPORT["scan-1k"] = ["go", "go-parallel", "java", "java-parallel"]
 SUPPORT["scan-1k-compacted"] = ["go", "go-parallel", "java", "java-parallel"]
+# ORC (issue 19): the scan table's rows written as ORC by Java; no raw ORC reader is measured.
+ORC_OPS = ("scan-all-orc", "filter-1pct-orc", "write-10m-orc")
+for _op in ("scan-all-orc", "filter-1pct-orc"):
+    SUPPORT[_op] = ["go", "go-parallel", "java", "java-parallel", "pypaimon", "pypaimon-rust"]
+SUPPORT["write-10m-orc"] = ["go", "java"]
+WRITES = ("write-10m", "write-10m-orc", "commit", "compact-1k")  # they change their table: a fresh copy per run
 
 def descriptions(scale):
     """What each operation does, with the sizes of the scale."""
@@ -72,6 +78,9 @@ def descriptions(scale):
                       % (f"{scale['compact_files']:,}", f"{scale['compact_rows']:,}"),
         "scan-1k": "full scan of that table before compaction (%s files)" % f"{scale['compact_files']:,}",
         "scan-1k-compacted": "full scan of the same rows after Java compacted them",
+        "scan-all-orc": "scan-all on the same rows written as ORC by Java (zstd, stripes of file.block-size)",
+        "filter-1pct-orc": "filter-1pct on the ORC table (stripes and 10,000-row row groups pruned)",
+        "write-10m-orc": "write-10m into an ORC table",
     }
 
 
@@ -117,6 +126,24 @@ def ensure_compact_tables(args, scale, wh):
     log("compaction tables generated in %.0f s" % (time.time() - start))
 
 
+def ensure_orc_tables(args, scale, wh):
+    """The ORC tables (bench.scan_orc: the scan table's rows written as ORC; bench.write_orc), generated once into
+    the warehouse (meta-orc.json) when an operation needs them."""
+    if os.path.exists(os.path.join(wh, "meta-orc.json")):
+        return
+    for t in ("scan_orc", "write_orc"):
+        shutil.rmtree(os.path.join(wh, "bench.db", t), ignore_errors=True)  # an interrupted generation
+    log("generating the %s ORC tables with Java Paimon 1.4.2 (once)" % args.scale)
+    start = time.time()
+    params = ["%s=%s" % kv for kv in scale.items() if kv[0].startswith("scan_")]
+    with open(os.path.join(os.path.dirname(wh), "gen-orc.log"), "w") as logf:
+        rc = subprocess.call(java_cmd(args) + ["gen-orc", wh] + params, stdout=logf, stderr=subprocess.STDOUT)
+    if rc != 0:
+        log("ORC table generation failed (exit %d); see %s" % (rc, logf.name))
+        sys.exit(1)
+    log("ORC tables generated in %.0f s" % (time.time() - start))
+
+
 def ensure_tables(args, scale):
     base = os.path.join(args.home, "tables", "%s-%s" % (args.scale, TABLES_VERSION))
     wh = os.path.join(base, "warehouse")
@@ -152,7 +179,7 @@ def iterations(op, impl, args):
         return 1, 5
     if op == "commit":
         return 1, 10
-    if op in ("write-10m", "compact-1k"):
+    if op in ("write-10m", "write-10m-orc", "compact-1k"):
         return 0, 1
     # Reads: the JVM gets warm-up iterations (JIT); Go and Python have no JIT and are measured cold.
     return (args.jvm_warmup if impl.startswith("java") else 0), 1
@@ -236,6 +263,9 @@ def expected_rows(op, impl, meta, params):
         "compact-1k": lambda: meta["compact"]["file_rows"],
         "scan-1k": lambda: meta["compact"]["file_rows"],
         "scan-1k-compacted": lambda: meta["compact_done"]["file_rows"],
+        "scan-all-orc": lambda: meta["scan_orc"]["file_rows"],
+        "filter-1pct-orc": lambda: params["hi"] - params["lo"],
+        "write-10m-orc": lambda: params["rows"],
     }[op]
     return want()
 
@@ -246,7 +276,8 @@ def measure(args, wh, meta, params, ops, impls):
     os.makedirs(scratch_root, exist_ok=True)
     table_of = {"scan-all": "scan", "scan-2col": "scan", "filter-1pct": "scan", "pk-dedup": "pk", "pk-dv": "pk_dv",
                 "plan-10k": "plan_10k", "plan-100k": "plan_100k", "write-10m": "write", "commit": "commit",
-                "compact-1k": "compact", "scan-1k": "compact", "scan-1k-compacted": "compact_done"}
+                "compact-1k": "compact", "scan-1k": "compact", "scan-1k-compacted": "compact_done",
+                "scan-all-orc": "scan_orc", "filter-1pct-orc": "scan_orc", "write-10m-orc": "write_orc"}
     for op in ops:
         todo = [i for i in impls if i in SUPPORT[op]]
         dropped = set()
@@ -260,7 +291,7 @@ def measure(args, wh, meta, params, ops, impls):
                     continue
                 warmup, iters = iterations(op, impl, args)
                 target = wh
-                if op in ("write-10m", "commit", "compact-1k"):
+                if op in WRITES:
                     target = fresh_copy(wh, table_of[op], os.path.join(scratch_root, "warehouse"))
                 argv = command(impl, op, target, params, warmup, iters, args)
                 status, code, stdout, stderr, ru, wall = run_process(argv, args.timeout, scratch_root)
@@ -298,7 +329,7 @@ def measure(args, wh, meta, params, ops, impls):
                     op, impl, rep, rec["status"],
                     "%.4f s" % rec["seconds"] if "seconds" in rec else rec.get("reason", "")[:60],
                     rss // 1024, wall))
-                if op in ("write-10m", "commit", "compact-1k"):
+                if op in WRITES:
                     shutil.rmtree(os.path.join(scratch_root, "warehouse"), ignore_errors=True)
     return runs
 
@@ -432,6 +463,11 @@ TARGETS = [
      ["go", "go-parallel"], "java", 1.0),
     ("planning at least as fast as Java", ["plan-10k", "plan-100k"], ["go"], "java", 1.0),
     ("write at least 80% of the raw write rate", ["write-10m"], ["go"], "raw-pqarrow", 0.8),
+    # Issue 19. A reference "impl@op" is another operation's median: here the same rows read as Parquet.
+    ("ORC parallel reader at least as fast as pypaimon", ["scan-all-orc", "filter-1pct-orc"], ["go-parallel"],
+     "pypaimon", 1.0),
+    ("ORC single reader at least 75% of the Parquet single reader on the same rows", ["scan-all-orc"], ["go"],
+     "go@scan-all", 0.75),
 ]
 PEAK_RSS_LIMIT_MIB = 512  # primary-key merge reads
 
@@ -445,7 +481,8 @@ def targets_markdown(summary):
          "|---|---|---|---|---:|---:|---|"]
     for what, ops, ours, ref, need in TARGETS:
         for op in ops:
-            r = summary.get(op, {}).get(ref, {}).get("median")
+            ref_impl, _, ref_op = ref.partition("@")
+            r = summary.get(ref_op or op, {}).get(ref_impl, {}).get("median")
             for impl in ours:
                 g = summary.get(op, {}).get(impl, {}).get("median")
                 if not r or not g:
@@ -692,11 +729,14 @@ def main():
         return
     if any(o in COMPACT_OPS for o in ops):
         ensure_compact_tables(args, scale, wh)
+    if any(o in ORC_OPS for o in ops):
+        ensure_orc_tables(args, scale, wh)
     with open(os.path.join(wh, "meta.json")) as f:
         meta = json.load(f)
-    if os.path.exists(os.path.join(wh, "meta-compact.json")):
-        with open(os.path.join(wh, "meta-compact.json")) as f:
-            meta.update(json.load(f))
+    for extra in ("meta-compact.json", "meta-orc.json"):
+        if os.path.exists(os.path.join(wh, extra)):
+            with open(os.path.join(wh, extra)) as f:
+                meta.update(json.load(f))
     with open(os.path.join(os.path.dirname(wh), "READY")) as f:
         gen_info = json.load(f)
     rows = meta.get("scan", {}).get("file_rows", 0)

@@ -4,6 +4,8 @@
  * suite's operations through the public table API (ReadBuilder, TableRead, BatchWriteBuilder).
  *
  *   PaimonBench gen <warehouse> <key=value>...        generate the tables (see Gen below); progress on stderr
+ *   PaimonBench gen-orc <warehouse> <key=value>...    add the ORC tables (scan_orc, write_orc) to a warehouse
+ *                                                     gen made; their description goes to meta-orc.json
  *   PaimonBench run <op> <key=value>...               time one operation; ONE JSON line on stdout
  *
  * run keys: warehouse=<dir> parallel=true|false threads=<n> warmup=<n> iters=<n> lo=<id> hi=<id> rows=<n>
@@ -89,6 +91,9 @@ public final class PaimonBench {
                 break;
             case "gen-compact":
                 Gen.compactTables(args[1], kv);
+                break;
+            case "gen-orc":
+                Gen.orc(args[1], kv);
                 break;
             case "run":
                 Run.op(args[1], kv);
@@ -256,14 +261,44 @@ public final class PaimonBench {
         }
 
         /**
-         * The append table: scanRows rows in 5 day partitions, written in `files` commits of contiguous ids (one
-         * Parquet file each, so ids are sorted within a file and statistics can prune an id range). The row
-         * group size (file.block-size) gives each file several row groups to prune inside it too.
+         * The ORC tables: scan_orc holds the rows of scan written the same way with file.format=orc (the same
+         * file.block-size: the stripe size), write_orc is empty. Generated apart from gen, so that a warehouse
+         * made before they existed only gains them.
          */
+        static void orc(String warehouse, Map<String, String> kv) throws Exception {
+            long scanRows = need(kv, "scan_rows");
+            long scanFiles = need(kv, "scan_files");
+            Map<String, Object> meta = new LinkedHashMap<>();
+            Path io = Files.createTempDirectory("paimon-bench-io");
+            try (Catalog catalog = openCatalog(warehouse); IOManager ioManager = IOManager.create(io.toString())) {
+                catalog.createDatabase(DB, true);
+                long t0 = System.nanoTime();
+                meta.put("scan_orc", scanTable(catalog, ioManager, "scan_orc", "orc", scanRows, (int) scanFiles,
+                        kv.getOrDefault("scan_block_size", "8mb")));
+                log("scan_orc table in %.1f s", (System.nanoTime() - t0) / 1e9);
+                catalog.createTable(Identifier.create(DB, "write_orc"), appendSchema().option("file.format", "orc").build(), true);
+                meta.put("write_orc", Map.of("rows", 0));
+            } finally {
+                deleteRecursively(io);
+            }
+            Files.write(Paths.get(warehouse, "meta-orc.json"), Json.write(meta).getBytes(StandardCharsets.UTF_8));
+        }
+
         static Map<String, Object> scanTable(Catalog catalog, IOManager ioManager, long rows, int files, String blockSize)
                 throws Exception {
-            Identifier id = Identifier.create(DB, "scan");
-            catalog.createTable(id, appendSchema().option("file.block-size", blockSize).build(), false);
+            return scanTable(catalog, ioManager, "scan", "parquet", rows, files, blockSize);
+        }
+
+        /**
+         * The append table: scanRows rows in 5 day partitions, written in `files` commits of contiguous ids (one
+         * data file each, so ids are sorted within a file and statistics can prune an id range). The row group
+         * (Parquet) or stripe (ORC) size, file.block-size, gives each file several to prune inside it too; ORC
+         * files also prune 10,000-row row groups.
+         */
+        static Map<String, Object> scanTable(Catalog catalog, IOManager ioManager, String name, String format, long rows,
+                int files, String blockSize) throws Exception {
+            Identifier id = Identifier.create(DB, name);
+            catalog.createTable(id, appendSchema().option("file.format", format).option("file.block-size", blockSize).build(), false);
             Table table = catalog.getTable(id).copy(Map.of("write-only", "true"));
             long per = rows / files;
             for (int f = 0; f < files; f++) {
@@ -280,7 +315,7 @@ public final class PaimonBench {
                     c.commit(w.prepareCommit());
                 }
             }
-            return describe(catalog.getTable(id), "scan");
+            return describe(catalog.getTable(id), name);
         }
 
         /**
@@ -647,14 +682,17 @@ public final class PaimonBench {
                 Body body;
                 switch (op) {
                     case "scan-all":
-                        body = readBody(catalog.getTable(Identifier.create(DB, "scan")), null, null, parallel, threads);
+                    case "scan-all-orc":
+                        body = readBody(catalog.getTable(Identifier.create(DB, op.endsWith("-orc") ? "scan_orc" : "scan")),
+                                null, null, parallel, threads);
                         break;
                     case "scan-2col": {
                         body = readBody(catalog.getTable(Identifier.create(DB, "scan")), new int[] {0, 2}, null, parallel, threads);
                         break;
                     }
-                    case "filter-1pct": {
-                        Table t = catalog.getTable(Identifier.create(DB, "scan"));
+                    case "filter-1pct":
+                    case "filter-1pct-orc": {
+                        Table t = catalog.getTable(Identifier.create(DB, op.endsWith("-orc") ? "scan_orc" : "scan"));
                         PredicateBuilder pb = new PredicateBuilder(t.rowType());
                         Predicate p = PredicateBuilder.and(
                                 pb.greaterOrEqual(0, need(kv, "lo")), pb.lessThan(0, need(kv, "hi")));
@@ -680,8 +718,9 @@ public final class PaimonBench {
                         };
                         break;
                     }
-                    case "write-10m": {
-                        Table t = catalog.getTable(Identifier.create(DB, "write"));
+                    case "write-10m":
+                    case "write-10m-orc": {
+                        Table t = catalog.getTable(Identifier.create(DB, op.endsWith("-orc") ? "write_orc" : "write"));
                         long rows = need(kv, "rows");
                         // The input is generated before the clock starts, as columns; rows are built on the fly.
                         List<AppendRows> chunks = new ArrayList<>();

@@ -44,8 +44,14 @@ const (
 	OpCompact         = "compact-1k"
 	OpScan1k          = "scan-1k"
 	OpScan1kCompacted = "scan-1k-compacted"
-	DB                = "bench"
-	commitBatch       = 10 // rows of each commit of the commit benchmark
+	// The ORC forms (issue 19): the same rows and options as scan-all,
+	// filter-1pct and write-10m, in tables with file.format=orc
+	// (bench.scan_orc, bench.write_orc).
+	OpScanAllORC = "scan-all-orc"
+	OpFilterORC  = "filter-1pct-orc"
+	OpWriteORC   = "write-10m-orc"
+	DB           = "bench"
+	commitBatch  = 10 // rows of each commit of the commit benchmark
 )
 
 // Options configures one run of an operation.
@@ -126,7 +132,7 @@ func prepare(ctx context.Context, op, impl string, o Options) (timedBody, error)
 		return nil, fmt.Errorf("%w: no warehouse", ErrBadOptions)
 	}
 	switch op {
-	case OpScanAll, OpScan2Col, OpFilter, OpPKDedup, OpPKDV, OpScan1k, OpScan1kCompacted:
+	case OpScanAll, OpScan2Col, OpFilter, OpPKDedup, OpPKDV, OpScan1k, OpScan1kCompacted, OpScanAllORC, OpFilterORC:
 		return prepareRead(ctx, op, impl, o)
 	case OpCompact:
 		return prepareCompact(ctx, impl, o)
@@ -140,8 +146,8 @@ func prepare(ctx context.Context, op, impl string, o Options) (timedBody, error)
 			return nil, err
 		}
 		return timed(func(ctx context.Context) (int64, error) { return planRows(ctx, tbl) }), nil
-	case OpWrite:
-		return prepareWrite(ctx, impl, o)
+	case OpWrite, OpWriteORC:
+		return prepareWrite(ctx, op, impl, o)
 	case OpCommit:
 		if impl != ImplGo {
 			return nil, fmt.Errorf("%w: %s by %s", ErrUnsupported, op, impl)

@@ -68,10 +68,10 @@ func TestRunOperations(t *testing.T) {
 	ctx := context.Background()
 	wh := t.TempDir()
 	const rows = 20_000
-	for _, name := range []string{"scan", "plan_10k", "write", "commit"} {
+	for _, name := range []string{"scan", "plan_10k", "write", "commit", "scan_orc", "write_orc"} {
 		createAppendTable(t, wh, name)
 	}
-	for _, name := range []string{"scan", "plan_10k"} {
+	for _, name := range []string{"scan", "plan_10k", "scan_orc"} {
 		tbl, err := OpenTable(ctx, wh, name)
 		if err != nil {
 			t.Fatal(err)
@@ -106,6 +106,13 @@ func TestRunOperations(t *testing.T) {
 		{OpWrite, ImplGo, Options{Rows: 5_000}, 5_000, nil},
 		{OpWrite, ImplRaw, Options{Rows: 5_000}, 5_000, nil},
 		{OpWrite, ImplGo, Options{Rows: 5_000, Iters: 2}, 0, ErrBadOptions},
+		{OpScanAllORC, ImplGo, Options{}, rows, nil},
+		{OpScanAllORC, ImplGoParallel, Options{Workers: 2}, rows, nil},
+		{OpScanAllORC, ImplRaw, Options{}, 0, ErrUnsupported},
+		{OpFilterORC, ImplGo, Options{Lo: lo, Hi: hi}, hi - lo, nil},
+		{OpFilterORC, ImplGoParallel, Options{Lo: lo, Hi: hi}, hi - lo, nil},
+		{OpWriteORC, ImplGo, Options{Rows: 5_000}, 5_000, nil},
+		{OpWriteORC, ImplRaw, Options{Rows: 5_000}, 0, ErrUnsupported},
 		{OpCommit, ImplGo, Options{Warmup: 1, Iters: 2}, commitBatch, nil},
 		{OpCommit, ImplGoParallel, Options{}, 0, ErrUnsupported},
 		{"no-such-op", ImplGo, Options{}, 0, ErrUnsupported},
@@ -130,7 +137,7 @@ func TestRunOperations(t *testing.T) {
 	// The write landed in bench.write (once: the failing case wrote nothing),
 	// the raw write beside it, and three commits (one warm-up) in
 	// bench.commit.
-	for name, want := range map[string]int64{"write": 5_000, "commit": 3 * commitBatch} {
+	for name, want := range map[string]int64{"write": 5_000, "commit": 3 * commitBatch, "write_orc": 5_000} {
 		tbl, err := OpenTable(ctx, wh, name)
 		if err != nil {
 			t.Fatal(err)
@@ -168,7 +175,9 @@ func TestDataFilesRefusesAnEmptyList(t *testing.T) {
 
 // appendSchema is PaimonBench.appendSchema: the columns every append table
 // of the suite has.
-func appendSchema(t *testing.T) *paimon.Schema {
+func appendSchema(t *testing.T) *paimon.Schema { return appendSchemaFormat(t, "parquet") }
+
+func appendSchemaFormat(t *testing.T, format string) *paimon.Schema {
 	t.Helper()
 	s, err := paimon.NewSchemaBuilder().
 		Column("id", schema.BigIntType().NotNull()).
@@ -180,7 +189,7 @@ func appendSchema(t *testing.T) *paimon.Schema {
 		Column("day", schema.DateType()).
 		PartitionKeys("day").
 		Option("bucket", "-1").
-		Option("file.format", "parquet").
+		Option("file.format", format).
 		Option("file.compression", "zstd").
 		Build()
 	if err != nil {
@@ -204,7 +213,11 @@ func createAppendTable(t *testing.T, wh, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := paimon.CreateTable(context.Background(), fsys, DB+".db/"+name, appendSchema(t)); err != nil {
+	sc := appendSchema(t)
+	if strings.HasSuffix(name, "_orc") {
+		sc = appendSchemaFormat(t, "orc")
+	}
+	if _, err := paimon.CreateTable(context.Background(), fsys, DB+".db/"+name, sc); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -19,6 +19,8 @@ var readTables = map[string]string{
 
 	OpScan1k:          "compact",
 	OpScan1kCompacted: "compact_done",
+	OpScanAllORC:      "scan_orc",
+	OpFilterORC:       "scan_orc",
 }
 
 // projected is the two-column projection of scan-2col (Java projection
@@ -30,6 +32,9 @@ var projected = []string{"id", "price"}
 func prepareRead(ctx context.Context, op, impl string, o Options) (timedBody, error) {
 	name := readTables[op]
 	if impl == ImplRaw {
+		if op == OpScanAllORC || op == OpFilterORC {
+			return nil, fmt.Errorf("%w: %s by %s (a Parquet decoder)", ErrUnsupported, op, impl)
+		}
 		return prepareRawRead(op, name, o)
 	}
 	if impl != ImplGo && impl != ImplGoParallel {
@@ -43,7 +48,7 @@ func prepareRead(ctx context.Context, op, impl string, o Options) (timedBody, er
 	switch op {
 	case OpScan2Col:
 		opts = append(opts, paimon.WithColumns(projected...))
-	case OpFilter:
+	case OpFilter, OpFilterORC:
 		if o.Hi <= o.Lo {
 			return nil, fmt.Errorf("%w: filter range [%d, %d)", ErrBadOptions, o.Lo, o.Hi)
 		}

@@ -15,20 +15,24 @@ import (
 
 // prepareWrite returns the body of the append write: the rows are generated
 // before the clock starts, then written through one TableWriter and
-// committed once (go), or encoded with pqarrow alone into one file per day
-// (raw-pqarrow). It runs once: the second run would append to a table that
+// committed once (go; into bench.write_orc for write-10m-orc), or encoded
+// with pqarrow alone into one file per day (raw-pqarrow). It runs once: the second run would append to a table that
 // is no longer empty.
-func prepareWrite(ctx context.Context, impl string, o Options) (timedBody, error) {
+func prepareWrite(ctx context.Context, op, impl string, o Options) (timedBody, error) {
 	if o.Rows <= 0 {
 		return nil, fmt.Errorf("%w: write needs rows", ErrBadOptions)
 	}
 	if o.Warmup+o.Iters != 1 {
-		return nil, fmt.Errorf("%w: %s runs once per process", ErrBadOptions, OpWrite)
+		return nil, fmt.Errorf("%w: %s runs once per process", ErrBadOptions, op)
 	}
-	if impl != ImplGo && impl != ImplRaw {
-		return nil, fmt.Errorf("%w: %s by %s", ErrUnsupported, OpWrite, impl)
+	if impl != ImplGo && (impl != ImplRaw || op == OpWriteORC) {
+		return nil, fmt.Errorf("%w: %s by %s", ErrUnsupported, op, impl)
 	}
-	tbl, err := OpenTable(ctx, o.Warehouse, "write")
+	name := "write"
+	if op == OpWriteORC {
+		name = "write_orc"
+	}
+	tbl, err := OpenTable(ctx, o.Warehouse, name)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,9 @@ FIRST_DAY = 19_901
 TS_BASE = 1_735_689_600_000_000
 DAYS = 5
 COMMIT_ROWS = 10
-READ_TABLES = {"scan-all": "scan", "scan-2col": "scan", "filter-1pct": "scan", "pk-dedup": "pk", "pk-dv": "pk_dv"}
+READ_TABLES = {"scan-all": "scan", "scan-2col": "scan", "filter-1pct": "scan", "pk-dedup": "pk", "pk-dv": "pk_dv",
+               "scan-all-orc": "scan_orc", "filter-1pct-orc": "scan_orc"}
+WRITE_TABLES = {"write-10m": "write", "write-10m-orc": "write_orc"}
 PLAN_TABLES = {"plan-10k": "plan_10k", "plan-100k": "plan_100k"}
 PROJECTED = ["id", "price"]
 
@@ -122,7 +124,7 @@ class PyPaimon:
             rb = table.new_read_builder()
             if op == "scan-2col":
                 rb = rb.with_projection(PROJECTED)
-            if op == "filter-1pct":
+            if op.startswith("filter-1pct"):
                 pb = rb.new_predicate_builder()
                 rb = rb.with_filter(pb.and_predicates([pb.greater_or_equal("id", args.lo), pb.less_than("id", args.hi)]))
             splits = rb.new_scan().plan().splits()
@@ -139,9 +141,9 @@ class PyPaimon:
             return sum(s.row_count for s in table.new_read_builder().new_scan().plan().splits())
         return body
 
-    def write(self, args):
+    def write(self, args, table_name="write"):
         import pyarrow as pa
-        table = self.table("write")
+        table = self.table(table_name)
         data = pa.Table.from_batches(generate_append(args.rows))
 
         def body():
@@ -196,7 +198,7 @@ class PyPaimonRust:
             rb = table.new_read_builder()
             if op == "scan-2col":
                 rb = rb.with_projection(PROJECTED)
-            if op == "filter-1pct":
+            if op.startswith("filter-1pct"):
                 rb = rb.with_filter({"method": "and", "children": [
                     {"method": "greaterOrEqual", "field": "id", "literals": [args.lo]},
                     {"method": "lessThan", "field": "id", "literals": [args.hi]},
@@ -215,8 +217,8 @@ class PyPaimonRust:
             return sum(s.row_count() for s in table.new_read_builder().new_scan().plan().splits())
         return body
 
-    def write(self, args):
-        table = self.table("write")
+    def write(self, args, table_name="write"):
+        table = self.table(table_name)
         batches = generate_append(args.rows)
 
         def body():
@@ -262,8 +264,10 @@ class RawPyArrow:
 
     def read(self, op, args):
         import pyarrow.parquet as pq
-        if op == "filter-1pct":
+        if op.startswith("filter-1pct"):
             raise Unsupported("a filter has no raw form")
+        if op.endswith("-orc"):
+            raise Unsupported("raw-pyarrow reads Parquet")
         with open(os.path.join(self.warehouse, "files-%s.txt" % READ_TABLES[op])) as f:
             files = [os.path.join(self.warehouse, line.strip()) for line in f if line.strip()]
         cols = PROJECTED if op == "scan-2col" else None
@@ -279,8 +283,10 @@ class RawPyArrow:
     def plan(self, op, args):
         raise Unsupported("planning has no raw form")
 
-    def write(self, args):
+    def write(self, args, table_name="write"):
         import pyarrow.parquet as pq
+        if table_name != "write":
+            raise Unsupported("raw-pyarrow writes Parquet")
         batches = generate_append(args.rows)
         out = os.path.join(self.warehouse, "raw-write")
         os.makedirs(out, exist_ok=True)
@@ -345,10 +351,10 @@ def run(impl, args):
         body = impl.read(op, args)
     elif op in PLAN_TABLES:
         body = impl.plan(op, args)
-    elif op == "write-10m":
+    elif op in WRITE_TABLES:
         if args.warmup + args.iters != 1:
-            raise SystemExit("write-10m runs once per process")
-        body = impl.write(args)
+            raise SystemExit(op + " runs once per process")
+        body = impl.write(args, WRITE_TABLES[op])
     else:
         raise Unsupported("operation " + op)
     warm, samples, rows = [], [], 0
