@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -380,17 +381,6 @@ func TestCompactRefused(t *testing.T) {
 		_, err = compactTable(t, tbl, nil)
 		require.ErrorIs(t, err, paimon.ErrUnsupported)
 	})
-	t.Run("orc", func(t *testing.T) {
-		// ORC files are read but not written: compacting them is refused
-		// before anything is written.
-		sc, err := paimon.NewSchemaBuilder().Column("id", schema.BigIntType().NotNull()).Option("file.format", "orc").Build()
-		require.NoError(t, err)
-		tbl, err := paimon.CreateTable(ctx, memfs.New(nil), "db.db/t", sc)
-		require.NoError(t, err)
-		_, err = compactTable(t, tbl, nil)
-		require.ErrorIs(t, err, paimon.ErrUnsupported)
-		require.Contains(t, err.Error(), "orc")
-	})
 	t.Run("negative-workers", func(t *testing.T) {
 		tbl, _ := newWriteTable(t, false, nil)
 		_, err := compactTable(t, tbl, &paimon.CompactOptions{Workers: -1})
@@ -607,6 +597,39 @@ func TestWriterResyncsAfterLostCompaction(t *testing.T) {
 			require.Positive(t, lost, "the job never beat the writer: the test did not exercise the race")
 			require.Positive(t, won, "the writer never compacted after a lost race")
 			requireRows(t, render(t, rowsOf(0, rounds*10, 1)), dump(t, reopen(t, fsys)))
+			relCheckClean(t, fsys, "db.db/t")
+		})
+	}
+}
+
+func TestCompactORC(t *testing.T) {
+	// ORC tables compact like Parquet ones (Java compacts them with the
+	// table's format): the output files are ORC, the rows unchanged, and
+	// the fixed-bucket writer's compaction works on them too.
+	for _, opts := range []map[string]string{
+		{"file.format": "orc"},
+		{"file.format": "orc", "bucket": "2", "bucket-key": "id", "file.compression": "snappy"},
+	} {
+		t.Run(opts["bucket"], func(t *testing.T) {
+			tbl, fsys := newWriteTable(t, true, opts)
+			all := rowsOf(0, 600, 3)
+			writeCommits(t, tbl, all, 6)
+			res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{MemoryBudget: 64 << 10})
+			require.NoError(t, err)
+			require.NotNil(t, res.Commit)
+			require.Positive(t, res.FilesWritten)
+			tbl = reopen(t, fsys)
+			requireRows(t, render(t, all), dump(t, tbl))
+			compacted := 0
+			for dir, files := range liveFiles(t, tbl) {
+				for _, f := range files {
+					require.True(t, strings.HasSuffix(f.FileName, ".orc"), "%s/%s", dir, f.FileName)
+					if *f.FileSource == manifest.FileSourceCompact {
+						compacted++
+					}
+				}
+			}
+			require.Equal(t, res.FilesWritten, compacted)
 			relCheckClean(t, fsys, "db.db/t")
 		})
 	}
