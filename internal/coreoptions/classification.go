@@ -176,7 +176,7 @@ var classification = [...]line{
 	{FileCompression, ign, impl, allTables, "read: each file names its own codec"},
 	{FileCompressionPerLevel, ign, ign, pkTables, ""},
 	{FileCompressionZstdLevel, ign, impl, allTables, ""},
-	{FileFormat, ign, implOnly("parquet", "avro"), allTables, "read: each file is read by its extension; write: parquet and avro"},
+	{FileFormat, ign, implOnly("parquet", "orc", "avro"), allTables, "read: each file is read by its extension; write: parquet, orc and avro"},
 	{FileFormatPerLevel, ign, ign, pkTables, ""},
 	{FileSuffixIncludeCompression, ign, impl, allTables, ""},
 	{FilesystemJobLevelSettingsEnabled, ign, ign, allTables, ""},

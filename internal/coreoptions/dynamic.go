@@ -96,7 +96,7 @@ var dynamicClassification = [...]line{
 	{ParquetBlockSize, ign, impl, allTables, ""},
 	{AvroCodec, ign, impl, allTables, ""},
 	{"parquet.*", ign, ign, allTables, "encoding settings; Java reads any valid Parquet file"},
-	{"orc.*", ign, ign, allTables, "ORC files are not written"},
+	{"orc.*", ign, ign, allTables, "the writer honours orc.compress, orc.compression.zstd.level, orc.stripe.size, orc.compress.size, orc.row.index.stride, orc.dictionary.key.threshold and orc.column.encoding.direct; the others are encoding settings (Java reads any valid ORC file)"},
 	{"avro.*", ign, ign, allTables, ""},
 	{"csv.*", ign, ign, allTables, "only with format tables, refused"},
 	{"json.*", ign, ign, allTables, "only with format tables, refused"},

@@ -266,7 +266,8 @@ func TestCheck(t *testing.T) {
 		names string
 	}{
 		{map[string]string{"bucket": "2", "file.format": "orc"}, Read, false, nil, ""},
-		{map[string]string{"file.format": "orc"}, Write, false, ErrUnsupported, "file.format"},
+		{map[string]string{"file.format": "orc"}, Write, false, nil, ""},
+		{map[string]string{"file.format": "csv"}, Write, false, ErrUnsupported, "file.format"},
 		{map[string]string{"file.format": "PARQUET"}, Write, false, nil, ""},
 		{map[string]string{"scan.snapshot-id": "3"}, Read, false, ErrUnsupported, "scan.snapshot-id"},
 		{map[string]string{"scan.snapshot-id": "3"}, Write, false, nil, ""},
