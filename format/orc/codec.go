@@ -29,6 +29,12 @@ const (
 	// up to 2^23 - 1), so a larger value is a corrupt PostScript, and
 	// honouring it would let a file make every decompressed chunk that big.
 	maxBlockSize = 1 << 23
+	// maxSectionSize bounds what a footer, metadata, stripe footer or row
+	// index decompresses to: Java parses them as protobuf messages of at
+	// most 1 GiB (InStream.PROTOBUF_MESSAGE_MAX_LIMIT), so a section that
+	// inflates beyond it (a few kilobytes of zstd chunks can claim
+	// gigabytes) is corrupt.
+	maxSectionSize = 1 << 30
 )
 
 // codec compresses and decompresses chunks of one CompressionKind.
@@ -54,9 +60,9 @@ func newCodec(kind CompressionKind, blockSize uint64) (*codec, error) {
 }
 
 // decompressAll decodes a whole compressed section (footer, metadata, a
-// stripe footer, an index stream) into one buffer. limit bounds the result:
-// an honest section never decompresses to more than its own chunk count
-// times the block size, which the check enforces as it goes.
+// stripe footer, an index stream) into one buffer. Each chunk yields at
+// most the block size, and the whole at most maxSectionSize, checked as it
+// goes.
 func (c *codec) decompressAll(src []byte) ([]byte, error) {
 	if c.kind == CompressionNone {
 		return src, nil
@@ -79,6 +85,9 @@ func (c *codec) decompressAll(src []byte) ([]byte, error) {
 		scratch, err = c.decompress(scratch[:0], data)
 		if err != nil {
 			return nil, err
+		}
+		if len(out)+len(scratch) > maxSectionSize {
+			return nil, corruptf("section decompresses to more than %d bytes", maxSectionSize)
 		}
 		out = append(out, scratch...)
 	}
