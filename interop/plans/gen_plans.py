@@ -560,3 +560,44 @@ dump("variant", plan("variant",
     dumps=[{"name": "cols", "cols": ["v"]},
            {"name": "filter-id", "filter": "id >= 6"},
            {"name": "inc-1-3", "incremental": "1,3"}]))
+
+# ---------------------------------------------------------------- ORC compression codecs and string encodings (issue 19)
+# One table whose data files use, one write each, every codec Java's ORC writer offers (orc-core 1.9 as
+# Paimon bundles it; file.compression is Paimon's orc.compress, changed between writes). Every file holds a
+# low-cardinality string (DICTIONARY_V2), a unique string (DIRECT_V2: above orc.dictionary.key.threshold), a
+# low-cardinality string forced DIRECT_V2 by orc.column.encoding.direct, integers for the RLE v2
+# sub-encodings, doubles, decimals, pre-1970 timestamps and a list. Only the last snapshot is kept.
+ORC_CODECS = ("none", "zlib", "snappy", "lz4", "zstd", "lzo")
+def orc_codec_rows(lo, hi):
+    rows = []
+    for i in range(lo, hi):
+        rows.append({"id": i,
+             "city": ["berlin", "paris", "rome", "oslo", "lima"][i % 5],
+             "uid": "u-%08x-%d" % ((i * 2654435761) % (1 << 32), i),
+             "grade": "g%d" % (i % 3),
+             "seq": 1000 + i * 7,
+             "jitter": ((i * 7919) % 1001) - 500 if i % 11 else None,
+             "big": (1 << 40) + (i * i * 104729) if i % 13 else -(1 << 62) + i,
+             "score": f64(i / 8.0 - 20.0),
+             "price": "%d.%02d" % (i * 37 % 10000 - 5000, i % 100) if i % 7 else None,
+             "ts": "%04d-%02d-%02dT%02d:%02d:%02d.%06d000" % (1950 + i % 40, 1 + i % 12, 1 + i % 28, i % 24, i % 60, (i * 7) % 60, (i * 12345) % 1000000),
+             "tags": [["x", "y"][i % 2] * (1 + i % 3)] * (i % 4) if i % 9 else None})
+    return rows
+def orc_codec_ops():
+    ops = [{"op": "create"}]
+    for n, codec in enumerate(ORC_CODECS):
+        if n:
+            ops.append({"op": "alter", "changes": [{"setOption": {"key": "file.compression", "value": codec}}]})
+        ops.append(W(orc_codec_rows(n * 40, n * 40 + 40)))
+    # only the latest snapshot is dumped (the files of every write stay live)
+    ops.append({"op": "expire", "retainMax": 1, "retainMin": 1})
+    return ops
+dump("orc-codecs", plan("orc_codecs",
+    [F(0, "id", "INT NOT NULL"), F(1, "city", "STRING"), F(2, "uid", "STRING"), F(3, "grade", "VARCHAR(8)"),
+     F(4, "seq", "BIGINT"), F(5, "jitter", "INT"), F(6, "big", "BIGINT"), F(7, "score", "DOUBLE"),
+     F(8, "price", "DECIMAL(12, 2)"), F(9, "ts", "TIMESTAMP(6)"), F(10, "tags", {"type": "ARRAY", "element": "STRING"})],
+    orc_codec_ops(),
+    options={"file.format": "orc", "file.compression": ORC_CODECS[0], "orc.column.encoding.direct": "grade"},
+    dumps=[{"name": "filter-id", "filter": "id >= 215"},
+           {"name": "filter-city", "filter": "city = \"rome\""},
+           {"name": "cols", "cols": ["uid", "tags"]}]))
