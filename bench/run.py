@@ -111,37 +111,34 @@ def java_cmd(args):
     return ["java"] + opts + ["-cp", cp, "PaimonBench"]
 
 
+def gen_extra(args, scale, wh, what, command, meta_name, prefix, tables=()):
+    """Generates extra tables once into an existing warehouse with `PaimonBench <command>` (its description in
+    meta_name), passing the scale parameters that start with prefix; tables left by an interrupted generation are
+    removed first."""
+    if os.path.exists(os.path.join(wh, meta_name)):
+        return
+    for t in tables:
+        shutil.rmtree(os.path.join(wh, "bench.db", t), ignore_errors=True)
+    log("generating the %s %s tables with Java Paimon 1.4.2 (once)" % (args.scale, what))
+    start = time.time()
+    params = ["%s=%s" % kv for kv in scale.items() if kv[0].startswith(prefix)]
+    with open(os.path.join(os.path.dirname(wh), command + ".log"), "w") as logf:
+        rc = subprocess.call(java_cmd(args) + [command, wh] + params, stdout=logf, stderr=subprocess.STDOUT)
+    if rc != 0:
+        log("%s table generation failed (exit %d); see %s" % (what, rc, logf.name))
+        sys.exit(1)
+    log("%s tables generated in %.0f s" % (what, time.time() - start))
+
+
 def ensure_compact_tables(args, scale, wh):
     """The compaction tables, generated once into the warehouse (meta-compact.json) when an operation needs them."""
-    if os.path.exists(os.path.join(wh, "meta-compact.json")):
-        return
-    log("generating the %s compaction tables with Java Paimon 1.4.2 (once)" % args.scale)
-    start = time.time()
-    params = ["%s=%s" % kv for kv in scale.items() if kv[0].startswith("compact_")]
-    with open(os.path.join(os.path.dirname(wh), "gen-compact.log"), "w") as logf:
-        rc = subprocess.call(java_cmd(args) + ["gen-compact", wh] + params, stdout=logf, stderr=subprocess.STDOUT)
-    if rc != 0:
-        log("compaction table generation failed (exit %d); see %s" % (rc, logf.name))
-        sys.exit(1)
-    log("compaction tables generated in %.0f s" % (time.time() - start))
+    gen_extra(args, scale, wh, "compaction", "gen-compact", "meta-compact.json", "compact_")
 
 
 def ensure_orc_tables(args, scale, wh):
     """The ORC tables (bench.scan_orc: the scan table's rows written as ORC; bench.write_orc), generated once into
     the warehouse (meta-orc.json) when an operation needs them."""
-    if os.path.exists(os.path.join(wh, "meta-orc.json")):
-        return
-    for t in ("scan_orc", "write_orc"):
-        shutil.rmtree(os.path.join(wh, "bench.db", t), ignore_errors=True)  # an interrupted generation
-    log("generating the %s ORC tables with Java Paimon 1.4.2 (once)" % args.scale)
-    start = time.time()
-    params = ["%s=%s" % kv for kv in scale.items() if kv[0].startswith("scan_")]
-    with open(os.path.join(os.path.dirname(wh), "gen-orc.log"), "w") as logf:
-        rc = subprocess.call(java_cmd(args) + ["gen-orc", wh] + params, stdout=logf, stderr=subprocess.STDOUT)
-    if rc != 0:
-        log("ORC table generation failed (exit %d); see %s" % (rc, logf.name))
-        sys.exit(1)
-    log("ORC tables generated in %.0f s" % (time.time() - start))
+    gen_extra(args, scale, wh, "ORC", "gen-orc", "meta-orc.json", "scan_", ("scan_orc", "write_orc"))
 
 
 def ensure_tables(args, scale):
