@@ -94,6 +94,10 @@ func orcColStats(t schema.DataType, cs *orc.ColumnStatistics, rows int64) colSta
 	return out
 }
 
+// orcKeepNaNBounds records NaN bounds as Java does; the tests that compare
+// with Java's manifests set it.
+var orcKeepNaNBounds = false
+
 func orcStatValues(t schema.DataType, cs *orc.ColumnStatistics) (lo, hi any, ok bool) {
 	switch t.Root {
 	case schema.Char, schema.VarChar:
@@ -160,6 +164,14 @@ func orcStatValues(t schema.DataType, cs *orc.ColumnStatistics) (lo, hi any, ok 
 		}
 		if s.HasMaximum {
 			mx = s.Maximum
+		}
+		// Java's ORC writer (DoubleStatisticsImpl.updateDouble) keeps NaN
+		// as both bounds when a NaN comes first, and Paimon's predicates
+		// then prune files that hold matching rows (Java loses them on its
+		// own files). Bounds with a NaN are not recorded: such a file is
+		// never pruned by this column.
+		if (math.IsNaN(mn) || math.IsNaN(mx)) && !orcKeepNaNBounds {
+			return nil, nil, false
 		}
 		if t.Root == schema.Float {
 			return float32(mn), float32(mx), true

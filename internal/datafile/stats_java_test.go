@@ -55,6 +55,11 @@ func readSchema(t *testing.T, table string, id int64) *schema.TableSchema {
 // strings (truncate(16)), per-table stats options, and for Avro the
 // row-by-row collector (null counts of nested columns included).
 func TestValueStatsMatchJava(t *testing.T) {
+	// Java's manifests keep NaN bounds of ORC float columns, which this
+	// library leaves out (TestORCNaNBoundsNotRecorded): compared with
+	// Java's behaviour here.
+	orcKeepNaNBounds = true
+	defer func() { orcKeepNaNBounds = false }()
 	// Java 2.0.0 is left out on purpose: it also keeps min/max of BINARY
 	// and VARBINARY columns, which 1.4.2 (the reference) does not.
 	for _, producer := range []string{"java-1.4.2"} {
@@ -240,6 +245,11 @@ func TestPartitionStatsMatchJava(t *testing.T) {
 // on the encoding) must be Java's, and so must the manifest statistics
 // derived from them.
 func TestORCWriterStatsMatchJava(t *testing.T) {
+	// Java's manifests keep NaN bounds of ORC float columns, which this
+	// library leaves out (TestORCNaNBoundsNotRecorded): compared with
+	// Java's behaviour here.
+	orcKeepNaNBounds = true
+	defer func() { orcKeepNaNBounds = false }()
 	checked := 0
 	for _, producer := range []string{"java-1.4.2", "java-2.0.0"} {
 		for _, table := range goldenAppendTables(t, producer) {
@@ -323,4 +333,22 @@ func TestORCWriterStatsMatchJava(t *testing.T) {
 		}
 	}
 	require.Positive(t, checked)
+}
+
+// TestORCNaNBoundsNotRecorded: an ORC file whose first DOUBLE is NaN has
+// NaN as both footer bounds (Java's DoubleStatisticsImpl), which would
+// prune the file for any range filter; its manifest statistics leave the
+// bounds out (null count kept), so no filter prunes it.
+func TestORCNaNBoundsNotRecorded(t *testing.T) {
+	f := schema.DataField{ID: 0, Name: "d", Type: schema.DoubleType()}
+	cs := orc.ColumnStatistics{NumberOfValues: 3, Double: &orc.DoubleStatistics{
+		HasMinimum: true, Minimum: math.NaN(), HasMaximum: true, Maximum: math.NaN(), HasSum: true, Sum: math.NaN()}}
+	got := orcColStats(f.Type, &cs, 4)
+	require.Nil(t, got.min)
+	require.Nil(t, got.max)
+	require.EqualValues(t, 1, *got.nullCount)
+	cs.Double.Minimum, cs.Double.Maximum = math.Inf(-1), 2.5
+	got = orcColStats(f.Type, &cs, 4)
+	require.Equal(t, math.Inf(-1), got.min)
+	require.Equal(t, 2.5, got.max)
 }
