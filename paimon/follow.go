@@ -406,7 +406,7 @@ func (f *Follower) tryNext(ctx context.Context) (*FollowPlan, error) {
 			f.next++
 			continue
 		}
-		scan := f.t.NewScan(append(append([]ScanOption(nil), f.userOpts...), WithIncremental(id-1, id, f.mode), withFollow())...)
+		scan := f.t.NewScan(append(append([]ScanOption(nil), f.userOpts...), WithIncremental(id-1, id, f.mode), withFollow(), withFollowRead())...)
 		plan, err := scan.Plan(ctx)
 		if errors.Is(err, ErrSnapshotNotFound) {
 			// Expired between reading it and planning.
@@ -465,7 +465,7 @@ func (f *Follower) first(ctx context.Context) (*FollowPlan, error) {
 		} else {
 			id = st.snapshotID
 		}
-		scan := f.t.NewScan(append(append([]ScanOption(nil), f.userOpts...), WithSnapshotID(id), WithAuditLog())...)
+		scan := f.t.NewScan(append(append([]ScanOption(nil), f.userOpts...), WithSnapshotID(id), WithAuditLog(), withFollowRead())...)
 		plan, err := scan.Plan(ctx)
 		if err != nil {
 			return nil, err
@@ -545,7 +545,7 @@ func (f *Follower) Records(ctx context.Context, p *FollowPlan) iter.Seq2[arrow.R
 		if p == nil || p.Plan == nil || len(p.Plan.Splits) == 0 {
 			return
 		}
-		opts := append([]ScanOption(nil), f.userOpts...)
+		opts := append(append([]ScanOption(nil), f.userOpts...), withFollowRead())
 		if p.Full {
 			opts = append(opts, WithSnapshotID(p.SnapshotID), WithAuditLog())
 		} else {
@@ -667,3 +667,12 @@ func checkConsumerID(id string) error {
 // files of OVERWRITE snapshots are read too (Java's
 // ChangelogFollowUpScanner reads every snapshot with changelog).
 func withFollow() ScanOption { return func(s *ScanSpec) { s.follow = true } }
+
+func withFollowRead() ScanOption { return func(s *ScanSpec) { s.followRead = true } }
+
+// followStartOptions are the table options that choose where a streaming
+// read starts (Java CoreOptions.startupMode and its companions). A Follower
+// honours them in starter; the batch reads it runs must not refuse them.
+var followStartOptions = []string{
+	coreoptions.ScanMode, coreoptions.ScanSnapshotId, coreoptions.ScanTimestampMillis, coreoptions.ScanTimestamp,
+}

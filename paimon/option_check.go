@@ -3,6 +3,7 @@ package paimon
 import (
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/coreoptions"
@@ -28,4 +29,25 @@ func checkOptions(ts *schema.TableSchema, op coreoptions.Op, table string) error
 	default:
 		return fmt.Errorf("%w: %s %s: %w", ErrInvalidOption, op, table, err)
 	}
+}
+
+// withoutOptions returns ts, or a shallow copy of it without keys when it
+// sets any of them (for checking options a caller has honoured itself).
+func withoutOptions(ts *schema.TableSchema, keys []string) *schema.TableSchema {
+	var opts map[string]string
+	for _, k := range keys {
+		if _, ok := ts.Options[k]; !ok {
+			continue
+		}
+		if opts == nil {
+			opts = maps.Clone(ts.Options)
+		}
+		delete(opts, k)
+	}
+	if opts == nil {
+		return ts
+	}
+	c := *ts
+	c.Options = opts
+	return &c
 }

@@ -82,6 +82,10 @@ type ScanSpec struct {
 
 	// follow marks a follower's incremental step (withFollow).
 	follow bool
+	// followRead marks every scan a Follower makes (withFollowRead): the
+	// follower has already honoured the table options that choose where a
+	// streaming read starts, which batch reads refuse.
+	followRead bool
 }
 
 // ScanOption sets a field of a ScanSpec.

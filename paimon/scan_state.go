@@ -107,7 +107,11 @@ func (s *Scan) timeTravel() bool {
 }
 
 func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanState, error) {
-	if err := checkOptions(ts, coreoptions.Read, s.table.name()); err != nil {
+	checked := ts
+	if s.spec.followRead {
+		checked = withoutOptions(ts, followStartOptions)
+	}
+	if err := checkOptions(checked, coreoptions.Read, s.table.name()); err != nil {
 		return nil, err
 	}
 	st := &scanState{snapshot: snap, schema: ts, schemas: newSchemaCache(s.table.meta, ts), kindCol: -1, fieldPos: fieldsByID(ts.Fields)}
