@@ -159,11 +159,16 @@ func (s *fileStats) add(rec arrow.RecordBatch) {
 	}
 }
 
-// valueStats returns _VALUE_STATS and _VALUE_STATS_COLS of the file.
-func (s *fileStats) valueStats(dense bool) (manifest.SimpleStats, []string, error) {
+// results returns every column's SimpleColStats.
+func (s *fileStats) results() []colStats {
 	stats := make([]colStats, len(s.cols))
 	for i, c := range s.cols {
 		stats[i] = c.result()
 	}
-	return toBinary(s.fields, stats, dense)
+	return stats
+}
+
+// valueStats returns _VALUE_STATS and _VALUE_STATS_COLS of the file.
+func (s *fileStats) valueStats(dense bool) (manifest.SimpleStats, []string, error) {
+	return toBinary(s.fields, s.results(), dense)
 }

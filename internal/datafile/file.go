@@ -20,6 +20,7 @@ type dataFile struct {
 	sink     *countingWriter
 	body     formatWriter
 	stats    *fileStats
+	kv       *kvTracker // key-value files only
 	firstSeq int64
 	rows     int64
 }
@@ -38,12 +39,15 @@ func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
 		path:     path,
 		out:      out,
 		sink:     &countingWriter{w: out},
-		stats:    newFileStats(w.cfg.format, w.opts.Schema.Fields, w.cfg.modes),
+		stats:    newFileStats(w.cfg.format, w.layout.fileFields, w.cfg.modes),
 		firstSeq: w.next,
+	}
+	if w.layout.kv != nil {
+		f.kv = &kvTracker{l: w.layout}
 	}
 	switch w.cfg.format {
 	case FormatAvro:
-		f.body, err = newAvroWriter(f.sink, w.opts.Schema.Fields, w.cfg)
+		f.body, err = newAvroWriter(f.sink, w.layout.fileFields, w.cfg)
 	case FormatORC:
 		var ow *orcWriter
 		ow, err = newORCWriter(f.sink, w.opts.Schema.Fields, w.cfg)
@@ -53,7 +57,7 @@ func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
 		f.body = ow
 	default:
 		var pw *parquetWriter
-		pw, err = newParquetWriter(f.sink, w.arrowSchema, w.cfg, w.mem, w.opts.RowGroupRows)
+		pw, err = newParquetWriter(f.sink, w.fileSchema, w.cfg, w.mem, w.opts.RowGroupRows)
 		if err == nil && w.opts.Budget != nil {
 			pw.share = w.opts.Budget.Share
 		}
@@ -66,12 +70,20 @@ func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
 	return f, nil
 }
 
-// write encodes rec and folds it into the statistics.
-func (f *dataFile) write(rec arrow.RecordBatch) error {
-	if err := f.body.write(rec); err != nil {
+// write encodes rec (in the Writer's input layout) and folds it into the
+// statistics.
+func (f *dataFile) write(w *Writer, rec arrow.RecordBatch) error {
+	if f.kv != nil {
+		if err := f.kv.add(rec); err != nil {
+			return fmt.Errorf("datafile: %s: %w", f.path, err)
+		}
+	}
+	out := w.layout.fileBatch(w.fileSchema, rec)
+	defer out.Release()
+	if err := f.body.write(out); err != nil {
 		return fmt.Errorf("datafile: write %s: %w", f.path, err)
 	}
-	f.stats.add(rec)
+	f.stats.add(out)
 	f.rows += rec.NumRows()
 	return nil
 }
@@ -94,6 +106,22 @@ func (f *dataFile) finish(w *Writer) (manifest.DataFileMeta, error) {
 	if err := f.out.Close(); err != nil {
 		return manifest.DataFileMeta{}, fmt.Errorf("datafile: publish %s: %w", f.path, err)
 	}
+	created := manifest.CreationTimeMillis(w.now())
+	if f.kv != nil {
+		base := manifest.DataFileMeta{
+			FileName:     f.name,
+			FileSize:     f.sink.n,
+			RowCount:     f.rows,
+			SchemaID:     w.opts.Schema.ID,
+			ExtraFiles:   []string{},
+			CreationTime: &created,
+		}
+		meta, err := f.kv.meta(base, f.stats.results(), w.cfg.dense)
+		if err != nil {
+			return manifest.DataFileMeta{}, fmt.Errorf("datafile: %s: %w", f.path, err)
+		}
+		return meta, nil
+	}
 	var stats manifest.SimpleStats
 	var cols []string
 	var err error
@@ -105,7 +133,6 @@ func (f *dataFile) finish(w *Writer) (manifest.DataFileMeta, error) {
 	if err != nil {
 		return manifest.DataFileMeta{}, fmt.Errorf("datafile: %s: %w", f.path, err)
 	}
-	created := manifest.CreationTimeMillis(w.now())
 	zero := int64(0)
 	source := manifest.FileSourceAppend
 	if w.opts.Compaction {

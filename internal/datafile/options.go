@@ -27,6 +27,14 @@ const (
 	optParquetCodec      = "parquet.compression"
 	optParquetZstdLevel  = "parquet.compression.codec.zstd.level"
 	optAvroCodec         = "avro.codec"
+
+	optFileFormatPerLevel      = "file.format.per.level"
+	optFileCompressionPerLevel = "file.compression.per.level"
+	optStatsModePerLevel       = "metadata.stats-mode.per.level"
+	optChangelogFormat         = "changelog-file.format"
+	optChangelogCompression    = "changelog-file.compression"
+	optChangelogStatsMode      = "changelog-file.stats-mode"
+	optChangelogPrefix         = "changelog-file.prefix"
 )
 
 // Defaults of those options.
@@ -34,6 +42,9 @@ const (
 	// DefaultTargetFileSize is target-file-size of append tables (Java
 	// CoreOptions.targetFileSize(false)).
 	DefaultTargetFileSize = 256 << 20
+	// DefaultPrimaryKeyTargetFileSize is target-file-size of primary-key
+	// tables (CoreOptions.targetFileSize(true)).
+	DefaultPrimaryKeyTargetFileSize = 128 << 20
 	// DefaultBlockSize is parquet-java's row-group size
 	// (ParquetWriter.DEFAULT_BLOCK_SIZE).
 	DefaultBlockSize   = 128 << 20
@@ -73,27 +84,56 @@ type config struct {
 // ErrUnsupported and name the option or column. NewWriter runs the same
 // checks; Validate lets a caller fail before any data arrives.
 func Validate(ts *schema.TableSchema) error {
-	_, err := parseConfig(ts)
+	_, err := parseConfig(ts, appendLayout(ts))
 	return err
 }
 
-func parseConfig(ts *schema.TableSchema) (*config, error) {
-	opts := ts.Options
+// ValidateKeyValue is Validate for the key-value files of a primary-key
+// table at the given level (changelog files when changelog is set).
+func ValidateKeyValue(ts *schema.TableSchema, kv KeyValue) error {
+	l, err := newKVLayout(ts, &kv)
+	if err != nil {
+		return err
+	}
+	_, err = parseConfig(ts, l)
+	return err
+}
+
+// parseConfig reads the options of the files a Writer writes: the table's
+// own fields for append tables, or (kv set) the key-value layout fields of
+// one level of a primary-key table, whose format, compression and stats
+// mode may be chosen per level or for changelog files
+// (KeyValueFileWriterFactory's key2Format, key2Compress and key2Stats).
+func parseConfig(ts *schema.TableSchema, l *layout) (*config, error) {
+	opts, fields, kv := ts.Options, l.fileFields, l.kv
 	c := &config{format: FormatParquet, prefix: "data-", targetSize: DefaultTargetFileSize, blockSize: DefaultBlockSize}
-	if v, ok := opts[optFileFormat]; ok {
-		c.format = strings.ToLower(strings.TrimSpace(v))
+	if len(ts.PrimaryKeys) > 0 {
+		c.targetSize = DefaultPrimaryKeyTargetFileSize
+	}
+	format, formatKey, err := kvOption(opts, kv, optFileFormat, optFileFormatPerLevel, optChangelogFormat)
+	if err != nil {
+		return nil, err
+	}
+	if format != "" {
+		c.format = strings.ToLower(strings.TrimSpace(format))
 	}
 	if c.format != FormatParquet && c.format != FormatAvro && c.format != FormatORC {
-		return nil, fmt.Errorf("%w: option %s=%q (parquet, orc and avro are written)", ErrUnsupported, optFileFormat, opts[optFileFormat])
+		return nil, fmt.Errorf("%w: option %s=%q (parquet, orc and avro are written)", ErrUnsupported, formatKey, format)
 	}
-	for _, f := range ts.Fields {
+	if kv != nil && c.format == FormatORC {
+		return nil, fmt.Errorf("%w: option %s=%q for primary-key tables (parquet and avro key-value files are written)", ErrUnsupported, formatKey, format)
+	}
+	for _, f := range fields {
 		if err := checkWritable(c.format, f.Type); err != nil {
 			return nil, fmt.Errorf("column %s: %w", f.Name, err)
 		}
 	}
-	compression := defaultCompression
-	if v, ok := opts[optFileCompression]; ok {
-		compression = v
+	compression, _, err := kvOption(opts, kv, optFileCompression, optFileCompressionPerLevel, optChangelogCompression)
+	if err != nil {
+		return nil, err
+	}
+	if compression == "" {
+		compression = defaultCompression
 	}
 	zstdLevel, err := intOption(opts, optZstdLevel, defaultZstdLevel)
 	if err != nil {
@@ -105,12 +145,17 @@ func parseConfig(ts *schema.TableSchema) (*config, error) {
 	case FormatORC:
 		err = c.orcOptions(opts, compression, zstdLevel)
 	default:
-		err = c.avroOptions(ts, compression, zstdLevel)
+		err = c.avroOptions(ts, fields, compression, zstdLevel)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := opts[optDataFilePrefix]; ok {
+	if kv != nil && kv.Changelog {
+		c.prefix = "changelog-"
+		if v, ok := opts[optChangelogPrefix]; ok {
+			c.prefix = v
+		}
+	} else if v, ok := opts[optDataFilePrefix]; ok {
 		c.prefix = v
 	}
 	suffix, err := boolOption(opts, optSuffixCompression, false)
@@ -123,13 +168,60 @@ func parseConfig(ts *schema.TableSchema) (*config, error) {
 			return nil, fmt.Errorf("option %s: %w", optTargetFileSize, err)
 		}
 	}
-	if c.modes, err = statsModes(ts); err != nil {
+	statsMode, _, err := kvOption(opts, kv, optStatsMode, optStatsModePerLevel, optChangelogStatsMode)
+	if err != nil {
+		return nil, err
+	}
+	if statsMode == "" {
+		statsMode = defaultStatsMode
+	}
+	if c.modes, err = statsModesFor(opts, statsMode, fields, c.format, kv != nil, l.thinKeys); err != nil {
 		return nil, err
 	}
 	if c.dense, err = boolOption(opts, optStatsDenseStore, true); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// kvOption returns the value of a file option for the files a Writer
+// writes, and the key it came from: for changelog files the changelog key
+// when set, for key-value files the entry of the per-level map for their
+// level when it has one, else the plain key ("" when unset).
+func kvOption(opts map[string]string, kv *KeyValue, key, perLevel, changelog string) (string, string, error) {
+	if kv != nil {
+		if v, ok := opts[changelog]; ok && kv.Changelog {
+			return v, changelog, nil
+		}
+		if m, ok := opts[perLevel]; ok {
+			levels, err := parseMapOption(perLevel, m)
+			if err != nil {
+				return "", "", err
+			}
+			if v, ok := levels[strconv.Itoa(int(kv.Level))]; ok {
+				return v, perLevel, nil
+			}
+		}
+	}
+	return opts[key], key, nil
+}
+
+// parseMapOption reads a map option ("0:avro,3:parquet") as Java's
+// ConfigOptions mapType does for plain keys and values: comma-separated
+// key:value pairs.
+func parseMapOption(key, v string) (map[string]string, error) {
+	out := map[string]string{}
+	if strings.TrimSpace(v) == "" {
+		return out, nil
+	}
+	for _, pair := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(pair, ":")
+		if !ok || strings.ContainsAny(pair, `'"`) {
+			return nil, fmt.Errorf("%w: option %s=%q is not a list of key:value pairs", ErrInvalid, key, v)
+		}
+		out[strings.TrimSpace(k)] = strings.TrimSpace(val)
+	}
+	return out, nil
 }
 
 // parquetOptions mirrors ParquetFileFormat and RowDataParquetBuilder: the
@@ -204,7 +296,7 @@ func (c *config) parquetOptions(opts map[string]string, compression string, zstd
 // anything else must be an Avro codec name). The codec and column types
 // are then checked by writing a header to nowhere, so format/avrofile stays
 // the one judge of what it can write.
-func (c *config) avroOptions(ts *schema.TableSchema, compression string, zstdLevel int) error {
+func (c *config) avroOptions(ts *schema.TableSchema, fields []schema.DataField, compression string, zstdLevel int) error {
 	c.avro = avrofile.WriterOptions{Compression: compression, ZstdLevel: zstdLevel}
 	if name, ok := ts.Options[optAvroCodec]; ok {
 		if strings.EqualFold(name, "zstd") {
@@ -214,7 +306,7 @@ func (c *config) avroOptions(ts *schema.TableSchema, compression string, zstdLev
 		}
 		c.avro = avrofile.WriterOptions{Compression: name}
 	}
-	w, err := avrofile.NewWriter(io.Discard, ts.Fields, &c.avro)
+	w, err := avrofile.NewWriter(io.Discard, fields, &c.avro)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}

@@ -59,34 +59,62 @@ func parseStatsMode(s string) (statsMode, error) {
 	return statsMode{}, fmt.Errorf("%w: stats mode %q", ErrInvalid, s)
 }
 
-// statsModes returns the collector of every column, as Java
-// StatsCollectorFactories.createStatsFactories assigns them: a
-// fields.<name>.stats-mode option wins; otherwise the table's
-// metadata.stats-mode, except that columns beyond the first
-// metadata.stats-keep-first-n-columns get none. (System columns, which get
-// truncate(128), cannot occur in the schema of an append table.)
+// statsModes returns the collector of every column of an append table's
+// data files (statsModesFor over the table's fields).
 func statsModes(ts *schema.TableSchema) ([]statsMode, error) {
 	def := defaultStatsMode
 	if v, ok := ts.Options[optStatsMode]; ok {
 		def = v
 	}
+	return statsModesFor(ts.Options, def, ts.Fields, FormatParquet, false, nil)
+}
+
+// statsModesFor returns the collector of every column of a data file with
+// the given columns, as Java assigns them. A fields.<name>.stats-mode option
+// wins; otherwise the file's stats mode (def), except that columns beyond
+// the first metadata.stats-keep-first-n-columns get none.
+//
+// For the key-value files of primary-key tables (kv) in Parquet, Java's
+// StatsCollectorFactories.createStatsFactories gives system columns
+// (_KEY_*, _SEQUENCE_NUMBER, _VALUE_KIND) and, in thin mode, the value
+// columns of key fields truncate(128), and does not count them against the
+// keep-first-n limit. In Avro (createStatsFactoriesForAvro) every column
+// counts and none is special. Append tables have no system columns, so both
+// rules agree there.
+func statsModesFor(opts map[string]string, def string, fields []schema.DataField, format string, kv bool, thinKeys []string) ([]statsMode, error) {
 	defMode, err := parseStatsMode(def)
 	if err != nil {
 		return nil, err
 	}
 	keep := -1
-	if v, ok := ts.Options[optStatsKeepFirstN]; ok {
+	if v, ok := opts[optStatsKeepFirstN]; ok {
 		if keep, err = strconv.Atoi(strings.TrimSpace(v)); err != nil {
 			return nil, fmt.Errorf("%w: option %s=%q", ErrInvalid, optStatsKeepFirstN, v)
 		}
 	}
-	modes := make([]statsMode, len(ts.Fields))
+	special := map[string]bool{}
+	if kv && format == FormatParquet {
+		for _, f := range fields {
+			if schema.IsSystemFieldName(f.Name) {
+				special[f.Name] = true
+			}
+		}
+		// Thin mode: Java passes the key names (_KEY_<f>) and marks value
+		// column <f> when _KEY_<f> is among them.
+		for _, name := range thinKeys {
+			special[name] = true
+		}
+	}
+	modes := make([]statsMode, len(fields))
 	count := 0
-	for i, f := range ts.Fields {
-		if v, ok := ts.Options["fields."+f.Name+".stats-mode"]; ok {
+	for i, f := range fields {
+		if v, ok := opts["fields."+f.Name+".stats-mode"]; ok {
 			if modes[i], err = parseStatsMode(v); err != nil {
 				return nil, err
 			}
+		} else if special[f.Name] {
+			modes[i] = statsMode{kind: modeTruncate, length: 128}
+			continue
 		} else if keep >= 0 && count >= keep {
 			modes[i] = statsMode{kind: modeNone}
 		} else {

@@ -66,6 +66,10 @@ type Options struct {
 	// limit (Budget.Share). The writers sharing a Budget must be used
 	// from one goroutine.
 	Budget *Budget
+
+	// KeyValue, when set, writes the key-value files of a primary-key
+	// table (see KeyValue) instead of an append table's files.
+	KeyValue *KeyValue
 }
 
 // Writer writes the rows of one partition and bucket of an append-only table
@@ -89,7 +93,9 @@ type Options struct {
 type Writer struct {
 	opts        Options
 	cfg         *config
-	arrowSchema *arrow.Schema
+	layout      *layout
+	arrowSchema *arrow.Schema // of the batches Write takes
+	fileSchema  *arrow.Schema // of the files
 	names       *FileNames
 	mem         memory.Allocator
 	now         func() time.Time
@@ -112,18 +118,33 @@ func NewWriter(opts Options) (*Writer, error) {
 	if opts.Dir != "" && !fs.ValidDir(opts.Dir) {
 		return nil, fmt.Errorf("%w: directory %q is not a valid fs name", ErrInvalid, opts.Dir)
 	}
-	cfg, err := parseConfig(opts.Schema)
+	l := appendLayout(opts.Schema)
+	if opts.KeyValue != nil {
+		var err error
+		if l, err = newKVLayout(opts.Schema, opts.KeyValue); err != nil {
+			return nil, err
+		}
+	}
+	cfg, err := parseConfig(opts.Schema, l)
 	if err != nil {
 		return nil, err
 	}
-	sc, err := schema.ToArrowSchema(opts.Schema.Fields)
+	sc, err := schema.ToArrowSchema(l.inFields)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	fileSchema := sc
+	if len(l.fileFields) != len(l.inFields) {
+		if fileSchema, err = schema.ToArrowSchema(l.fileFields); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
 	}
 	w := &Writer{
 		opts:        opts,
 		cfg:         cfg,
+		layout:      l,
 		arrowSchema: sc,
+		fileSchema:  fileSchema,
 		names:       opts.Names,
 		mem:         opts.Allocator,
 		now:         opts.Now,
@@ -146,10 +167,12 @@ func NewWriter(opts Options) (*Writer, error) {
 }
 
 // ArrowSchema is the Arrow schema of the batches Write takes
-// (schema.ToArrowSchema of the table's fields).
+// (schema.ToArrowSchema of the table's fields, preceded by _SEQUENCE_NUMBER
+// and _VALUE_KIND for key-value files).
 func (w *Writer) ArrowSchema() *arrow.Schema { return w.arrowSchema }
 
-// NextSequence is the sequence number the next row written will get.
+// NextSequence is the sequence number the next row written will get
+// (append files; key-value rows carry their own).
 func (w *Writer) NextSequence() int64 { return w.next }
 
 // Write appends the rows of rec, whose columns are the table's fields in
@@ -169,6 +192,9 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
 		return fmt.Errorf("datafile: %s: %w", w.opts.Dir, err)
 	}
 	defer r.Release()
+	if err := w.layout.check(r); err != nil {
+		return fmt.Errorf("datafile: %s: %w", w.opts.Dir, err)
+	}
 	// Cut the batch where the writer's row count reaches a multiple of
 	// rollCheckRows, the only points where Java checks the file size.
 	n := r.NumRows()
@@ -260,7 +286,7 @@ func (w *Writer) writeChunk(ctx context.Context, rec arrow.RecordBatch) error {
 		}
 		w.cur = f
 	}
-	if err := w.cur.write(rec); err != nil {
+	if err := w.cur.write(w, rec); err != nil {
 		return err
 	}
 	w.next += rec.NumRows()

@@ -11,29 +11,25 @@ import (
 // Java's SpecialFields assigns them.
 const (
 	// KeyFieldPrefix starts the names of the key columns (_KEY_<field>).
-	KeyFieldPrefix = "_KEY_"
+	KeyFieldPrefix = schema.KeyFieldPrefix
 	// KeyFieldIDStart is added to a primary-key field's id to give its
 	// _KEY_ column's id (SpecialFields.KEY_FIELD_ID_START).
-	KeyFieldIDStart = math.MaxInt32 / 2
+	KeyFieldIDStart = schema.KeyFieldIDStart
 	// SequenceNumberFieldID is the id of _SEQUENCE_NUMBER.
-	SequenceNumberFieldID = math.MaxInt32 - 1
+	SequenceNumberFieldID = schema.SequenceNumberFieldID
 	// ValueKindFieldID is the id of _VALUE_KIND.
-	ValueKindFieldID = math.MaxInt32 - 2
+	ValueKindFieldID = schema.ValueKindFieldID
 	// RowKindFieldID is the id of the audit log's rowkind column.
 	RowKindFieldID = math.MaxInt32 - 4
 )
 
 // SequenceNumberField returns _SEQUENCE_NUMBER BIGINT NOT NULL, the
 // per-bucket version counter of a KeyValue row (SpecialFields.SEQUENCE_NUMBER).
-func SequenceNumberField() schema.DataField {
-	return schema.NewField(SequenceNumberFieldID, "_SEQUENCE_NUMBER", schema.BigIntType().NotNull())
-}
+func SequenceNumberField() schema.DataField { return schema.SequenceNumberField() }
 
 // ValueKindField returns _VALUE_KIND TINYINT NOT NULL, the row kind byte of
 // a KeyValue row (SpecialFields.VALUE_KIND).
-func ValueKindField() schema.DataField {
-	return schema.NewField(ValueKindFieldID, "_VALUE_KIND", schema.TinyIntType().NotNull())
-}
+func ValueKindField() schema.DataField { return schema.ValueKindField() }
 
 // RowKindField returns the audit log's leading column, rowkind STRING
 // (SpecialFields.ROW_KIND), holding "+I", "-U", "+U" or "-D".
@@ -58,10 +54,7 @@ func KeyValueFields(ts *schema.TableSchema) ([]schema.DataField, error) {
 	}
 	out := make([]schema.DataField, 0, len(keys)+2+len(ts.Fields))
 	for _, k := range keys {
-		f := k.Clone()
-		f.Name = KeyFieldPrefix + f.Name
-		f.ID += KeyFieldIDStart
-		out = append(out, f)
+		out = append(out, schema.KeyField(k))
 	}
 	return append(out, ReadFields(ts)...), nil
 }
