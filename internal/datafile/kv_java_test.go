@@ -1,7 +1,6 @@
 package datafile
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -50,32 +49,11 @@ func TestKeyValueFilesMatchJava(t *testing.T) {
 		require.NotEmpty(t, tables)
 		checked := map[string]int{}
 		for _, table := range tables {
-			manifests, err := filepath.Glob(filepath.Join(table, "manifest", "manifest-*"))
-			require.NoError(t, err)
-			for _, m := range manifests {
-				if strings.HasPrefix(filepath.Base(m), "manifest-list-") {
-					continue
-				}
-				raw, err := os.ReadFile(m)
-				require.NoError(t, err)
-				entries, err := manifest.ReadManifest(bytes.NewReader(raw))
-				require.NoError(t, err)
-				for _, e := range entries {
-					format := strings.TrimPrefix(filepath.Ext(e.File.FileName), ".")
-					if e.Kind != manifest.FileKindAdd || (format != FormatParquet && format != FormatAvro) {
-						continue
-					}
-					path := findDataFile(t, table, e.File.FileName)
-					if path == "" {
-						continue // expired
-					}
-					name := producer + "/" + filepath.Base(table) + "/" + e.File.FileName
-					t.Run(name, func(t *testing.T) {
-						checkKVFile(t, producer, table, path, format, e.File)
-					})
-					checked[format]++
-				}
-			}
+			forGoldenDataFiles(t, table, func(e manifest.ManifestEntry, path, format string) {
+				name := producer + "/" + filepath.Base(table) + "/" + e.File.FileName
+				t.Run(name, func(t *testing.T) { checkKVFile(t, producer, table, path, format, e.File) })
+				checked[format]++
+			})
 		}
 		require.NotZero(t, checked[FormatParquet], producer)
 		require.NotZero(t, checked[FormatAvro], producer)

@@ -352,3 +352,29 @@ func TestORCNaNBoundsNotRecorded(t *testing.T) {
 	require.Equal(t, math.Inf(-1), got.min)
 	require.Equal(t, 2.5, got.max)
 }
+
+// forGoldenDataFiles calls fn for every Parquet and Avro file a golden
+// table's manifests add and that is still on disk (not expired).
+func forGoldenDataFiles(t *testing.T, table string, fn func(e manifest.ManifestEntry, path, format string)) {
+	t.Helper()
+	manifests, err := filepath.Glob(filepath.Join(table, "manifest", "manifest-*"))
+	require.NoError(t, err)
+	for _, m := range manifests {
+		if strings.HasPrefix(filepath.Base(m), "manifest-list-") {
+			continue
+		}
+		raw, err := os.ReadFile(m)
+		require.NoError(t, err)
+		entries, err := manifest.ReadManifest(bytes.NewReader(raw))
+		require.NoError(t, err)
+		for _, e := range entries {
+			format := strings.TrimPrefix(filepath.Ext(e.File.FileName), ".")
+			if e.Kind != manifest.FileKindAdd || (format != FormatParquet && format != FormatAvro) {
+				continue
+			}
+			if path := findDataFile(t, table, e.File.FileName); path != "" {
+				fn(e, path, format)
+			}
+		}
+	}
+}
