@@ -203,8 +203,8 @@ func (c *runCursor) advance(ctx context.Context) (bool, error) {
 	return c.load(ctx)
 }
 
-// rowKind returns the kind of the current row.
-func (c *runCursor) rowKind() data.RowKind { return data.RowKind(c.kind[c.row]) }
+// kindAt returns the kind of a row of the current batch.
+func (c *runCursor) kindAt(row int) data.RowKind { return data.RowKind(c.kind[row]) }
 
 // keyValues returns the key of a row of the current batch in the value
 // model.
@@ -220,11 +220,12 @@ func (c *runCursor) keyValues(row int) ([]any, error) {
 	return out, nil
 }
 
-// values converts the current row's value columns into dst.
-func (c *runCursor) values(dst []any) ([]any, error) {
+// values converts the value columns of a row of the current batch into
+// dst.
+func (c *runCursor) values(row int, dst []any) ([]any, error) {
 	dst = dst[:0]
 	for k, t := range c.r.valueTypes {
-		v, err := parquet.ArrowValue(c.cols[k], c.row, t)
+		v, err := parquet.ArrowValue(c.cols[k], row, t)
 		if err != nil {
 			return nil, fmt.Errorf("data file %s: %w", c.file.FileName, err)
 		}

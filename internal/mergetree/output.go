@@ -24,10 +24,13 @@ type output struct {
 	types     []schema.DataType // value field types
 	batchSize int
 	keep      bool
+	kv        bool // Options.KeyValues: ReadFields layout out
 	yield     func(arrow.RecordBatch, error) bool
 
 	b       *array.RecordBuilder
 	kinds   *array.StringBuilder // rowkind column, when keep
+	seqB    *array.Int64Builder  // _SEQUENCE_NUMBER, when kv
+	kindB   *array.Int8Builder   // _VALUE_KIND, when kv
 	fields  []array.Builder      // value columns
 	copiers []copier
 	gathers []gatherer
@@ -45,7 +48,11 @@ type output struct {
 }
 
 func newOutput(ts *schema.TableSchema, opts *Options, yield func(arrow.RecordBatch, error) bool) (*output, error) {
-	sc, err := schema.ToArrowSchema(OutputFields(ts, opts.KeepDeletes))
+	fields := OutputFields(ts, opts.KeepDeletes)
+	if opts.KeyValues {
+		fields = ReadFields(ts)
+	}
+	sc, err := schema.ToArrowSchema(fields)
 	if err != nil {
 		return nil, fmt.Errorf("%w: schema %d: %w", ErrInvalid, ts.ID, err)
 	}
@@ -53,7 +60,8 @@ func newOutput(ts *schema.TableSchema, opts *Options, yield func(arrow.RecordBat
 		mem:       opts.Allocator,
 		schema:    sc,
 		batchSize: opts.BatchSize,
-		keep:      opts.KeepDeletes,
+		keep:      opts.KeepDeletes || opts.KeyValues,
+		kv:        opts.KeyValues,
 		yield:     yield,
 		epoch:     1,
 	}
@@ -66,6 +74,9 @@ func newOutput(ts *schema.TableSchema, opts *Options, yield func(arrow.RecordBat
 	off := 0
 	if o.keep {
 		off = 1
+	}
+	if o.kv {
+		off = valueCol0
 	}
 	for i, f := range ts.Fields {
 		o.types = append(o.types, f.Type)
@@ -86,7 +97,12 @@ func (o *output) builder() {
 	}
 	o.b = array.NewRecordBuilder(o.mem, o.schema)
 	off := 0
-	if o.keep {
+	switch {
+	case o.kv:
+		o.seqB = o.b.Field(seqCol).(*array.Int64Builder)
+		o.kindB = o.b.Field(kindCol).(*array.Int8Builder)
+		off = valueCol0
+	case o.keep:
 		o.kinds = o.b.Field(0).(*array.StringBuilder)
 		off = 1
 	}
@@ -114,15 +130,15 @@ func (o *output) reserve() {
 	}
 }
 
-// copyRow appends the current row of c with the given kind. The row is
-// only noted (its batch retained) and copied by the next materialize.
-func (o *output) copyRow(c *runCursor, kind data.RowKind) error {
+// copyRow appends a row of c's current batch with the given kind. The row
+// is only noted (its batch retained) and copied by the next materialize.
+func (o *output) copyRow(c *runCursor, row int, kind data.RowKind) error {
 	if c.outEpoch != o.epoch {
 		c.rec.Retain()
 		o.pendSrc = append(o.pendSrc, c.rec)
 		c.outSrc, c.outEpoch = int32(len(o.pendSrc)-1), o.epoch
 	}
-	o.pend = append(o.pend, rowRef{src: c.outSrc, row: int32(c.row), kind: int8(kind)})
+	o.pend = append(o.pend, rowRef{src: c.outSrc, row: int32(row), kind: int8(kind)})
 	return o.rowDone()
 }
 
@@ -133,7 +149,17 @@ func (o *output) materialize() {
 		return
 	}
 	o.builder()
-	if o.keep {
+	switch {
+	case o.kv:
+		seqs := make([][]int64, len(o.pendSrc))
+		for i, src := range o.pendSrc {
+			seqs[i] = src.Column(seqCol).(*array.Int64).Int64Values()
+		}
+		for _, p := range o.pend {
+			o.seqB.Append(seqs[p.src][p.row])
+			o.kindB.Append(p.kind)
+		}
+	case o.keep:
 		for _, p := range o.pend {
 			o.kinds.Append(data.RowKind(p.kind).String())
 		}
@@ -161,7 +187,11 @@ func (o *output) appendRow(row *mergefunc.Row) error {
 	}
 	o.materialize()
 	o.builder()
-	if o.keep {
+	switch {
+	case o.kv:
+		o.seqB.Append(row.Seq)
+		o.kindB.Append(int8(row.Kind))
+	case o.keep:
 		o.kinds.Append(row.Kind.String())
 	}
 	for k, t := range o.types {
@@ -217,6 +247,9 @@ func (o *output) pass(rec arrow.RecordBatch) error {
 	if err := o.flush(); err != nil {
 		return err
 	}
+	if o.kv {
+		return o.passKeyValues(rec)
+	}
 	kinds := rec.Column(kindCol).(*array.Int8).Int8Values()
 	cols := make([]arrow.Array, 0, o.schema.NumFields())
 	defer func() {
@@ -238,17 +271,31 @@ func (o *output) pass(rec arrow.RecordBatch) error {
 		c.Retain()
 		cols = append(cols, c)
 	}
-	n := len(kinds)
-	out := array.NewRecordBatch(o.schema, cols, int64(n))
+	out := array.NewRecordBatch(o.schema, cols, int64(len(kinds)))
 	if !o.keep && anyRetract(kinds) {
 		filtered, err := dropRetractions(out, kinds, o.mem)
 		out.Release()
 		if err != nil {
 			return err
 		}
-		out, n = filtered, int(filtered.NumRows())
+		out = filtered
 	}
 	defer out.Release()
+	return o.emitSlices(out)
+}
+
+// passKeyValues outputs a batch of a single-run section in the key-value
+// layout: the batch itself, relabelled.
+func (o *output) passKeyValues(rec arrow.RecordBatch) error {
+	out := array.NewRecordBatch(o.schema, rec.Columns(), rec.NumRows())
+	defer out.Release()
+	return o.emitSlices(out)
+}
+
+// emitSlices yields out in slices of at most batchSize rows (out itself
+// when it fits); the caller keeps its reference.
+func (o *output) emitSlices(out arrow.RecordBatch) error {
+	n := int(out.NumRows())
 	for lo := 0; lo < n; lo += o.batchSize {
 		hi := min(lo+o.batchSize, n)
 		var part arrow.RecordBatch

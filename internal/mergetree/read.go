@@ -51,6 +51,12 @@ type Options struct {
 	// rowkind column (the audit log); false drops them, as batch reads do
 	// (Java DropDeleteReader).
 	KeepDeletes bool
+	// KeyValues yields batches of ReadFields(Schema), the layout of the
+	// files: each result row with its _SEQUENCE_NUMBER and _VALUE_KIND,
+	// retractions included. It is what a writer of data files merges into
+	// (Java MergeTreeWriter's flush and compaction rewrites). KeepDeletes is
+	// then ignored.
+	KeyValues bool
 	// BatchSize caps the rows of each output batch; 0 means
 	// DefaultBatchSize.
 	BatchSize int
@@ -109,12 +115,13 @@ type reader struct {
 	valueTypes []schema.DataType
 	inTypes    []arrow.DataType // Arrow types of ReadFields
 
-	fn      mergefunc.Function
-	sel     Selector // fn as a Selector, or nil
-	rows    []mergefunc.Row
-	rowVals [][]any
-	heap    mergeHeap
-	group   []*runCursor
+	fn       mergefunc.Function
+	sel      Selector // fn as a Selector, or nil
+	rows     []mergefunc.Row
+	rowVals  [][]any
+	heap     mergeHeap
+	group    []*runCursor
+	versions []version
 
 	out *output
 }
@@ -140,7 +147,7 @@ func newReader(open OpenFunc, opts *Options, yield func(arrow.RecordBatch, error
 	}
 	r := &reader{
 		open:      open,
-		keep:      opts.KeepDeletes,
+		keep:      opts.KeepDeletes || opts.KeyValues,
 		readAhead: opts.ReadAhead,
 		keyIdx:    keyIdx,
 		keyTypes:  keyTypes,
@@ -250,7 +257,7 @@ func (r *reader) mergeSection(ctx context.Context, runs [][]manifest.DataFileMet
 			// The common case: the key has one version, which passes
 			// unchanged (ReducerMergeFunctionWrapper), and the root
 			// advances in place.
-			if err := r.emitLone(top); err != nil {
+			if err := r.emitLone(top, top.row); err != nil {
 				return err
 			}
 			ok, err := top.advance(ctx)
@@ -270,7 +277,11 @@ func (r *reader) mergeSection(ctx context.Context, runs [][]manifest.DataFileMet
 			group = append(group, h.pop())
 		}
 		r.group = group
-		if err := r.mergeGroup(group); err != nil {
+		r.versions = r.versions[:0]
+		for _, c := range group {
+			r.versions = append(r.versions, version{c, c.row})
+		}
+		if err := r.mergeGroup(r.versions); err != nil {
 			return err
 		}
 		for _, c := range group {
@@ -286,29 +297,37 @@ func (r *reader) mergeSection(ctx context.Context, runs [][]manifest.DataFileMet
 	return nil
 }
 
-// emitLone outputs the current row of c, the only version of its key.
-func (r *reader) emitLone(c *runCursor) error {
-	kind := c.rowKind()
+// emitLone outputs a row of c's current batch, the only version of its
+// key.
+func (r *reader) emitLone(c *runCursor, row int) error {
+	kind := c.kindAt(row)
 	if !r.keep && kind.IsRetract() {
 		return nil
 	}
-	return r.out.copyRow(c, kind)
+	return r.out.copyRow(c, row, kind)
+}
+
+// version is one version of a key: a row of a cursor's current batch.
+type version struct {
+	c   *runCursor
+	row int
 }
 
 // mergeGroup runs the merge function over the versions of one key, given
 // in merge order, and outputs its result.
-func (r *reader) mergeGroup(group []*runCursor) error {
+func (r *reader) mergeGroup(group []version) error {
 	for len(r.rows) < len(group) {
 		r.rows = append(r.rows, mergefunc.Row{})
 		r.rowVals = append(r.rowVals, nil)
 	}
 	fn := r.fn
 	fn.Reset()
-	for i, c := range group {
+	for i, v := range group {
+		c := v.c
 		row := &r.rows[i]
-		*row = mergefunc.Row{Seq: c.seq[c.row], Kind: c.rowKind()}
+		*row = mergefunc.Row{Seq: c.seq[v.row], Kind: c.kindAt(v.row)}
 		if r.sel == nil {
-			vals, err := c.values(r.rowVals[i])
+			vals, err := c.values(v.row, r.rowVals[i])
 			if err != nil {
 				return err
 			}
@@ -327,11 +346,11 @@ func (r *reader) mergeGroup(group []*runCursor) error {
 		if i >= len(group) {
 			return fmt.Errorf("%w: merge function selected version %d of %d", ErrInvalid, i, len(group))
 		}
-		return r.emitLone(group[i])
+		return r.emitLone(group[i].c, group[i].row)
 	}
 	res, err := fn.Result()
 	if err != nil {
-		return fmt.Errorf("mergetree: merging a key of data file %s: %w", group[0].file.FileName, err)
+		return fmt.Errorf("mergetree: merging a key of data file %s: %w", group[0].c.file.FileName, err)
 	}
 	if res == nil || (!r.keep && res.Kind.IsRetract()) {
 		return nil
