@@ -247,18 +247,20 @@ func (c *TableCommit) User() string { return c.user }
 // fails with ErrCommitConflict. On every failure where the commit is known
 // not to have landed, the messages' data files are removed.
 func (c *TableCommit) Commit(ctx context.Context, identifier int64, msgs []CommitMessage) (*CommitResult, error) {
-	entries, done, err := c.begin(ctx, identifier, msgs)
+	changes, done, err := c.begin(ctx, identifier, msgs)
 	if err != nil || done != nil {
 		return done, err
 	}
 	compact := hasCompaction(msgs)
-	if len(entries) == 0 && !c.cfg.commitEmpty && !compact {
+	if changes.empty() && !c.cfg.commitEmpty && !compact {
 		return &CommitResult{}, nil
 	}
 	var res *CommitResult
-	if len(entries) > 0 || c.cfg.commitEmpty {
-		provider := func(context.Context, *snapshot.Snapshot) (commitChanges, error) {
-			return commitChanges{files: entries}, nil
+	if !changes.empty() || c.cfg.commitEmpty {
+		provider := func(ctx context.Context, latest *snapshot.Snapshot) (commitChanges, error) {
+			// Primary-key messages depend on the bucket state they were
+			// written against (commit_pk.go).
+			return changes, c.checkPrimaryKeyMessages(ctx, latest, msgs)
 		}
 		c.deferExpire = compact // expire once, after the COMPACT snapshot
 		res, err = c.tryCommit(ctx, provider, identifier, snapshot.CommitAppend, false)
@@ -285,10 +287,11 @@ func (c *TableCommit) Commit(ctx context.Context, identifier int64, msgs []Commi
 //     and others are kept; with no new files nothing happens;
 //   - otherwise the whole table is replaced.
 func (c *TableCommit) Overwrite(ctx context.Context, identifier int64, partition map[string]string, msgs []CommitMessage) (*CommitResult, error) {
-	entries, done, err := c.begin(ctx, identifier, msgs)
+	changes, done, err := c.begin(ctx, identifier, msgs)
 	if err != nil || done != nil {
 		return done, err
 	}
+	entries := changes.files
 	var match func([]byte) (bool, error)
 	switch {
 	case len(c.pather.fields) > 0 && len(partition) == 0 && c.cfg.dynamicOverwrite:
@@ -317,7 +320,7 @@ func (c *TableCommit) Overwrite(ctx context.Context, identifier int64, partition
 		}
 		match = spec.match
 	}
-	res, err := c.tryCommit(ctx, c.overwriteProvider(match, entries), identifier, snapshot.CommitOverwrite, true)
+	res, err := c.tryCommit(ctx, c.overwriteProvider(match, changes), identifier, snapshot.CommitOverwrite, true)
 	if err != nil {
 		return nil, c.failed(ctx, msgs, err)
 	}
@@ -350,13 +353,13 @@ func (c *TableCommit) DropPartitions(ctx context.Context, identifier int64, part
 		}
 		return false, nil
 	}
-	return c.tryCommit(ctx, c.overwriteProvider(match, nil), identifier, snapshot.CommitOverwrite, true)
+	return c.tryCommit(ctx, c.overwriteProvider(match, commitChanges{}), identifier, snapshot.CommitOverwrite, true)
 }
 
 // Truncate deletes every file of the table in one OVERWRITE snapshot (Java
 // FileStoreCommit.truncateTable).
 func (c *TableCommit) Truncate(ctx context.Context, identifier int64) (*CommitResult, error) {
-	return c.tryCommit(ctx, c.overwriteProvider(nil, nil), identifier, snapshot.CommitOverwrite, true)
+	return c.tryCommit(ctx, c.overwriteProvider(nil, commitChanges{}), identifier, snapshot.CommitOverwrite, true)
 }
 
 // Abort removes the data files of messages that will not be committed
@@ -369,8 +372,16 @@ func (c *TableCommit) Abort(ctx context.Context, msgs []CommitMessage) error {
 			errs = append(errs, err)
 			continue
 		}
-		for _, f := range msgs[i].NewFiles {
-			p := c.meta.Path(dir, f.FileName)
+		var paths []string
+		for _, list := range [][]manifest.DataFileMeta{msgs[i].NewFiles, msgs[i].ChangelogFiles} {
+			for _, f := range list {
+				paths = append(paths, c.meta.Path(dir, f.FileName))
+			}
+		}
+		for _, f := range msgs[i].NewIndexFiles {
+			paths = append(paths, c.meta.IndexPath(f.FileName))
+		}
+		for _, p := range paths {
 			if err := c.meta.fsys.Remove(ctx, p); err != nil && !errors.Is(err, iofs.ErrNotExist) {
 				errs = append(errs, fmt.Errorf("paimon: remove %s: %w", p, err))
 			}
@@ -426,14 +437,14 @@ func (c *TableCommit) bucketDir(partition []byte, bucket int32) (string, error) 
 // begin checks the messages and the identifier: it returns the entries to
 // commit, or a result when the identifier was committed before (after
 // touching anything), or an error (after removing the messages' files).
-func (c *TableCommit) begin(ctx context.Context, identifier int64, msgs []CommitMessage) ([]manifest.ManifestEntry, *CommitResult, error) {
+func (c *TableCommit) begin(ctx context.Context, identifier int64, msgs []CommitMessage) (commitChanges, *CommitResult, error) {
 	entries, err := c.prepare(ctx, msgs)
 	if err != nil {
-		return nil, nil, c.failed(ctx, msgs, err)
+		return commitChanges{}, nil, c.failed(ctx, msgs, err)
 	}
 	done, err := c.committedBefore(ctx, identifier)
 	if err != nil {
-		return nil, nil, c.failed(ctx, msgs, err) // nothing was published
+		return commitChanges{}, nil, c.failed(ctx, msgs, err) // nothing was published
 	}
 	if done {
 		// The messages may be the very ones that were committed (an
@@ -444,54 +455,59 @@ func (c *TableCommit) begin(ctx context.Context, identifier int64, msgs []Commit
 		// re-run ingester otherwise adds nothing without a word.
 		slog.WarnContext(ctx, "paimon: commit identifier already committed by this user; nothing added",
 			"table", c.t.Identifier().String(), "user", c.user, "identifier", identifier)
-		return nil, &CommitResult{AlreadyCommitted: true}, nil
+		return commitChanges{}, &CommitResult{AlreadyCommitted: true}, nil
 	}
 	return entries, nil, nil
 }
 
 // prepare checks the messages against the table and turns them into ADD
-// entries.
-func (c *TableCommit) prepare(ctx context.Context, msgs []CommitMessage) ([]manifest.ManifestEntry, error) {
+// entries: data files, changelog files, index files.
+func (c *TableCommit) prepare(ctx context.Context, msgs []CommitMessage) (commitChanges, error) {
+	var ch commitChanges
 	latest, err := c.meta.LatestSchema(ctx)
 	if err != nil {
-		return nil, err
+		return ch, err
 	}
 	buckets, err := latest.Bucket()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+		return ch, fmt.Errorf("%w: %w", ErrInvalidOption, err)
 	}
-	var entries []manifest.ManifestEntry
+	pk := len(latest.PrimaryKeys) > 0
 	for i := range msgs {
 		m := &msgs[i]
 		if _, err := c.pather.values(m.Partition); err != nil {
-			return nil, fmt.Errorf("%w: message %d: partition: %w", ErrInvalidCommitMessage, i, err)
+			return ch, fmt.Errorf("%w: message %d: partition: %w", ErrInvalidCommitMessage, i, err)
 		}
-		want := int32(buckets)
-		if buckets <= 0 {
-			want = -1
+		if err := checkMessageBucket(m, i, buckets, pk); err != nil {
+			return ch, err
 		}
-		if m.TotalBuckets != want {
-			return nil, fmt.Errorf("%w: message %d was written for %d buckets, the table now has %d",
-				ErrSchemaChanged, i, m.TotalBuckets, want)
+		for _, list := range [][]manifest.DataFileMeta{m.NewFiles, m.ChangelogFiles} {
+			for _, f := range list {
+				if f.SchemaID != latest.ID {
+					return ch, fmt.Errorf("%w: data file %s was written with schema %d, the latest schema is %d",
+						ErrSchemaChanged, f.FileName, f.SchemaID, latest.ID)
+				}
+			}
 		}
-		if (buckets > 0 && (m.Bucket < 0 || int(m.Bucket) >= buckets)) || (buckets <= 0 && m.Bucket != 0) {
-			return nil, fmt.Errorf("%w: message %d has bucket %d", ErrInvalidCommitMessage, i, m.Bucket)
+		add := func(f manifest.DataFileMeta) manifest.ManifestEntry {
+			return manifest.ManifestEntry{Kind: manifest.FileKindAdd, Partition: m.Partition, Bucket: m.Bucket,
+				TotalBuckets: m.TotalBuckets, File: f}
 		}
 		for _, f := range m.NewFiles {
-			if f.SchemaID != latest.ID {
-				return nil, fmt.Errorf("%w: data file %s was written with schema %d, the latest schema is %d",
-					ErrSchemaChanged, f.FileName, f.SchemaID, latest.ID)
-			}
-			entries = append(entries, manifest.ManifestEntry{
-				Kind: manifest.FileKindAdd, Partition: m.Partition, Bucket: m.Bucket,
-				TotalBuckets: m.TotalBuckets, File: f,
-			})
+			ch.files = append(ch.files, add(f))
+		}
+		for _, f := range m.ChangelogFiles {
+			ch.changelog = append(ch.changelog, add(f))
+		}
+		for _, f := range m.NewIndexFiles {
+			ch.index = append(ch.index, manifest.IndexManifestEntry{Kind: manifest.FileKindAdd, Partition: m.Partition,
+				Bucket: m.Bucket, IndexFile: f})
 		}
 	}
 	if err := checkCompactMessages(msgs, latest.ID); err != nil {
-		return nil, err
+		return ch, err
 	}
-	return entries, nil
+	return ch, nil
 }
 
 // committedBefore reports whether the user already committed identifier.
@@ -525,8 +541,13 @@ func (c *TableCommit) loadLastIdentifier(ctx context.Context) (*int64, error) {
 
 // commitChanges are the entries of one snapshot's delta.
 type commitChanges struct {
-	files []manifest.ManifestEntry
-	index []manifest.IndexManifestEntry // ADD or DELETE
+	files     []manifest.ManifestEntry
+	changelog []manifest.ManifestEntry      // ADD
+	index     []manifest.IndexManifestEntry // ADD or DELETE
+}
+
+func (ch *commitChanges) empty() bool {
+	return len(ch.files) == 0 && len(ch.changelog) == 0 && len(ch.index) == 0
 }
 
 type changesProvider func(ctx context.Context, latest *snapshot.Snapshot) (commitChanges, error)
@@ -534,7 +555,7 @@ type changesProvider func(ctx context.Context, latest *snapshot.Snapshot) (commi
 // overwriteProvider deletes every live file (and index file) of the
 // partitions match accepts (all when match is nil) and adds entries (Java
 // CommitScanner.readOverwriteChanges).
-func (c *TableCommit) overwriteProvider(match func([]byte) (bool, error), entries []manifest.ManifestEntry) changesProvider {
+func (c *TableCommit) overwriteProvider(match func([]byte) (bool, error), add commitChanges) changesProvider {
 	return func(ctx context.Context, latest *snapshot.Snapshot) (commitChanges, error) {
 		var ch commitChanges
 		if latest != nil {
@@ -568,7 +589,9 @@ func (c *TableCommit) overwriteProvider(match func([]byte) (bool, error), entrie
 				}
 			}
 		}
-		ch.files = append(ch.files, entries...)
+		ch.files = append(ch.files, add.files...)
+		ch.changelog = add.changelog
+		ch.index = append(ch.index, add.index...)
 		return ch, nil
 	}
 }
@@ -879,6 +902,25 @@ func (c *TableCommit) buildSnapshot(ctx context.Context, id int64, latest *snaps
 	if err != nil {
 		return nil, err
 	}
+	// Changelog files get a manifest list of their own (Java writes it
+	// only when there are some; the record count is then their rows).
+	var changelogName *string
+	var changelogSize, changelogRows *int64
+	if len(ch.changelog) > 0 {
+		metas, err := c.mw.writeManifests(ctx, ch.changelog)
+		if err != nil {
+			return nil, err
+		}
+		name, size, err := c.mw.writeList(ctx, metas)
+		if err != nil {
+			return nil, err
+		}
+		var rows int64
+		for i := range ch.changelog {
+			rows += ch.changelog[i].File.RowCount
+		}
+		changelogName, changelogSize, changelogRows = &name, &size, &rows
+	}
 	indexManifest := oldIndex
 	if len(ch.index) > 0 {
 		name, err := c.combineIndex(ctx, oldIndex, ch.index)
@@ -900,23 +942,26 @@ func (c *TableCommit) buildSnapshot(ctx context.Context, id int64, latest *snaps
 		next = *nextRowID
 	}
 	s := &snapshot.Snapshot{
-		Version:               snapshot.CurrentVersion,
-		ID:                    id,
-		SchemaID:              sch.ID,
-		BaseManifestList:      baseName,
-		BaseManifestListSize:  &baseSize,
-		DeltaManifestList:     deltaName,
-		DeltaManifestListSize: &deltaSize,
-		IndexManifest:         indexManifest,
-		CommitUser:            c.user,
-		CommitIdentifier:      identifier,
-		CommitKind:            kind,
-		TimeMillis:            c.cfg.now().UnixMilli(),
-		TotalRecordCount:      total + delta,
-		DeltaRecordCount:      delta,
-		Watermark:             watermark,
-		Statistics:            stats,
-		NextRowID:             &next,
+		Version:                   snapshot.CurrentVersion,
+		ID:                        id,
+		SchemaID:                  sch.ID,
+		BaseManifestList:          baseName,
+		BaseManifestListSize:      &baseSize,
+		DeltaManifestList:         deltaName,
+		DeltaManifestListSize:     &deltaSize,
+		ChangelogManifestList:     changelogName,
+		ChangelogManifestListSize: changelogSize,
+		ChangelogRecordCount:      changelogRows,
+		IndexManifest:             indexManifest,
+		CommitUser:                c.user,
+		CommitIdentifier:          identifier,
+		CommitKind:                kind,
+		TimeMillis:                c.cfg.now().UnixMilli(),
+		TotalRecordCount:          total + delta,
+		DeltaRecordCount:          delta,
+		Watermark:                 watermark,
+		Statistics:                stats,
+		NextRowID:                 &next,
 	}
 	if len(c.cfg.properties) > 0 {
 		s.Properties = c.cfg.properties

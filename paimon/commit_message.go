@@ -33,6 +33,18 @@ type CommitMessage struct {
 	// CommitMessageImpl.compactIncrement): committed in a COMPACT snapshot
 	// after the APPEND snapshot of NewFiles.
 	Compact *CompactIncrement `json:",omitempty"`
+	// ChangelogFiles are the changelog files to add (primary-key tables
+	// with changelog-producer = input), in write order.
+	ChangelogFiles []manifest.DataFileMeta `json:",omitempty"`
+	// NewIndexFiles are index files to add: the new HASH index of a
+	// dynamic-bucket table's bucket, which replaces the bucket's previous
+	// one (Java's BucketedCombiner).
+	NewIndexFiles []manifest.IndexFileMeta `json:",omitempty"`
+	// IndexBase lists the live HASH index files of the partition when the
+	// writer loaded its bucket assignment (dynamic buckets). The commit
+	// refuses the message if they changed since: another writer may have
+	// put the same new key into another bucket.
+	IndexBase []string `json:",omitempty"`
 }
 
 // commitMessageMagic starts every serialized message; the last byte is
@@ -64,7 +76,7 @@ func (m *CommitMessage) UnmarshalBinary(b []byte) error {
 	return nil
 }
 
-// rowCount sums the rows of the message's files.
+// rowCount sums the rows of the message's data files.
 func (m *CommitMessage) rowCount() int64 {
 	var n int64
 	for i := range m.NewFiles {

@@ -2,9 +2,9 @@ package paimon_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -181,9 +181,9 @@ func ExampleTableCommit_FilterCommitted() {
 	// another user: [2 3]
 }
 
-// Primary-key tables can be created and read, but not written yet: the
-// writer refuses with ErrUnsupported rather than write files Java might
-// misread.
+// Rows of a primary-key table carry a row kind. With a row-kind column the
+// writer takes change events as they come (+I, -U, +U, -D); the table keeps
+// one row per key.
 func ExampleTable_NewWriter_primaryKey() {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "paimon-example-")
@@ -210,11 +210,55 @@ func ExampleTable_NewWriter_primaryKey() {
 	}
 	fmt.Println("primary key:", tbl.PrimaryKeys(), "column id:", tbl.Schema().Fields[0].Type)
 
-	_, err = tbl.NewWriter(nil)
-	fmt.Println(errors.Is(err, paimon.ErrUnsupported))
+	// The batch has the table's columns plus "op", the row kinds.
+	writer, err := tbl.NewWriter(&paimon.WriterOptions{RowKindColumn: "op"})
+	if err != nil {
+		panic(err)
+	}
+	defer writer.Close(ctx)
+	sch := arrow.NewSchema(append(writer.ArrowSchema().Fields(), arrow.Field{Name: "op", Type: arrow.BinaryTypes.String}), nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	for _, ev := range []struct {
+		id   int64
+		name string
+		op   string
+	}{{1, "ann", "+I"}, {2, "bo", "+I"}, {1, "ann", "-U"}, {1, "anna", "+U"}, {2, "bo", "-D"}, {3, "cy", "+I"}} {
+		b.Field(0).(*array.Int64Builder).Append(ev.id)
+		b.Field(1).(*array.StringBuilder).Append(ev.name)
+		b.Field(2).(*array.StringBuilder).Append(ev.op)
+	}
+	batch := b.NewRecordBatch()
+	defer batch.Release()
+	if err := writer.Write(ctx, batch); err != nil {
+		panic(err)
+	}
+	msgs, err := writer.PrepareCommit(ctx)
+	if err != nil {
+		panic(err)
+	}
+	commit, err := tbl.NewCommit(nil)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := commit.Commit(ctx, paimon.BatchCommitIdentifier, msgs); err != nil {
+		panic(err)
+	}
+	var rows []string
+	for rec, err := range tbl.NewScan().Records(ctx) {
+		if err != nil {
+			panic(err)
+		}
+		for i := 0; i < int(rec.NumRows()); i++ {
+			rows = append(rows, fmt.Sprint(rec.Column(0).(*array.Int64).Value(i), " ", rec.Column(1).(*array.String).Value(i)))
+		}
+		rec.Release()
+	}
+	sort.Strings(rows)
+	fmt.Println(rows)
 	// Output:
 	// primary key: [id] column id: BIGINT NOT NULL
-	// true
+	// [1 anna 3 cy]
 }
 
 // SchemaBuilder numbers the columns as Java's Schema.Builder does, nested

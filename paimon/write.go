@@ -11,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/paimon-go/paimon-go/format/binaryrow"
-	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
@@ -41,16 +40,50 @@ type WriterOptions struct {
 	// when a separate job compacts the table, e.g. Table.Compact or
 	// `paimon compact`).
 	WriteOnly bool
+
+	// RowKindColumn names the column of each batch that holds the row
+	// kind of its row, "+I", "-U", "+U" or "-D", for primary-key tables
+	// (change data capture). A table column (as Java's rowkind.field) is
+	// written like the others; any other column is only read for the kinds.
+	// Empty means the table's rowkind.field option, if set; without
+	// either, Write writes every row as +I (an upsert).
+	RowKindColumn string
+	// WriteBufferSize, when positive, replaces the table's
+	// write-buffer-size: the memory the writer's buffers of a primary-key
+	// table may hold together before the largest is written out as a
+	// sorted run.
+	WriteBufferSize int64
+	// CommitUser is the commit user the writer's files are for; only
+	// postpone-bucket tables use it, in their file names (Java's
+	// PostponeBucketFileStoreWrite). Empty means a random UUID.
+	CommitUser string
 }
 
-// TableWriter writes Arrow record batches into the data files of an
-// append-only table (Java TableWriteImpl over AppendFileStoreWrite): rows go
-// to the partition directory and bucket Java would choose, files roll at
-// target-file-size, and PrepareCommit hands the files over as
+// TableWriter writes Arrow record batches into the data files of a table
+// (Java TableWriteImpl), and PrepareCommit hands the files over as
 // CommitMessages for a TableCommit, possibly in another process.
 //
-// Primary-key tables are refused with ErrUnsupported until a primary-key
-// writer exists: this library never writes files Java would misread.
+// Append-only tables (AppendFileStoreWrite): rows go to the partition
+// directory and bucket Java would choose, and files roll at
+// target-file-size.
+//
+// Primary-key tables (KeyValueFileStoreWrite with write-only semantics):
+// every row carries a row kind (RowKindColumn, WriteWithKind, Delete) and
+// gets the next sequence number of its bucket, continuing from the
+// bucket's live files. Each (partition, bucket) buffers its rows in
+// off-heap memory; when the writer's buffers reach write-buffer-size the
+// largest is sorted, merged with the table's merge engine and written as a
+// level-0 sorted run, as is everything at PrepareCommit, with
+// changelog-producer=input changelog files beside. Buckets are fixed
+// (bucket-key or the primary key hashed as Java does), dynamic (bucket=-1:
+// Java's HashBucketAssigner over the table's HASH index files, which the
+// commit updates; cross-partition updates are refused) or postponed
+// (bucket=-2: rows written unsorted into bucket-postpone, for Java's
+// compaction to distribute). The writer never compacts, like Java's writer
+// with write-only=true: tables that read only compacted levels
+// (deletion-vectors.enabled, merge-engine=first-row) show the rows after a
+// compaction, as do postpone buckets, and the changelog of
+// changelog-producer lookup and full-compaction comes from compaction.
 //
 // A TableWriter is not safe for concurrent use. Close it when done: files
 // written since the last PrepareCommit are removed.
@@ -71,6 +104,8 @@ type TableWriter struct {
 	pather       *partitionPather
 	restore      bool // fixed-bucket writers continue the bucket's sequence numbers
 	budget       *datafile.Budget
+
+	pk *pkWriter // primary-key tables
 
 	writers map[string]*bucketWriter
 	order   []string         // keys of writers in creation order
@@ -108,9 +143,6 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	if err := checkOptions(ts, coreoptions.Write, t.name()); err != nil {
 		return nil, err
 	}
-	if len(ts.PrimaryKeys) > 0 {
-		return nil, fmt.Errorf("%w: writing to primary-key table %s (only append-only tables can be written)", ErrUnsupported, t.id)
-	}
 	o := tableOptions(ts.Options)
 	if o.boolean(optRowTracking, false) || o.boolean(optDataEvolution, false) {
 		return nil, fmt.Errorf("%w: writing to tables with %s or %s", ErrUnsupported, optRowTracking, optDataEvolution)
@@ -139,6 +171,12 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	if w.now == nil {
 		w.now = time.Now
 	}
+	if len(ts.PrimaryKeys) > 0 {
+		return w.newPrimaryKeyWriter(opts)
+	}
+	if opts.RowKindColumn != "" {
+		return nil, fmt.Errorf("%w: a row-kind column for append table %s (row kinds are for primary-key tables)", ErrInvalidOption, t.name())
+	}
 	if opts.MemoryBudget >= 0 {
 		w.budget = datafile.NewBudget(opts.MemoryBudget)
 	}
@@ -148,7 +186,7 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	case buckets > 0:
 		w.buckets, w.totalBuckets = buckets, int32(buckets)
 		if ts.Options["bucket-key"] == "" {
-			return nil, fmt.Errorf("%w: append table %s has bucket=%d but no bucket-key (Java requires one)", ErrInvalidOption, t.id, buckets)
+			return nil, fmt.Errorf("%w: append table %s has bucket=%d but no bucket-key (Java requires one)", ErrInvalidOption, t.name(), buckets)
 		}
 		if v, ok := ts.Options["bucket-function.type"]; ok {
 			if w.bucketFn, err = binaryrow.ParseBucketFunction(v); err != nil {
@@ -166,15 +204,7 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	default:
 		return nil, fmt.Errorf("%w: writing to an append table with bucket=%d", ErrUnsupported, buckets)
 	}
-	for _, k := range ts.PartitionKeys {
-		i := ts.FieldIndex(k)
-		if i < 0 {
-			return nil, fmt.Errorf("%w: partition key %q is not a column", ErrCorrupt, k)
-		}
-		w.partIdx = append(w.partIdx, i)
-		w.partTypes = append(w.partTypes, ts.Fields[i].Type)
-	}
-	if w.pather, err = newPartitionPather(ts); err != nil {
+	if err := w.partitionFields(); err != nil {
 		return nil, err
 	}
 	if w.arrowSchema, err = schema.ToArrowSchema(ts.Fields); err != nil {
@@ -192,6 +222,36 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	}
 	_ = probe.Abort(context.Background())
 	return w, nil
+}
+
+// newPrimaryKeyWriter finishes NewWriter for a primary-key table.
+func (w *TableWriter) newPrimaryKeyWriter(opts *WriterOptions) (*TableWriter, error) {
+	if err := w.partitionFields(); err != nil {
+		return nil, err
+	}
+	var err error
+	if w.arrowSchema, err = schema.ToArrowSchema(w.schema.Fields); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	if w.pk, err = newPKWriter(w, opts); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// partitionFields sets the partition columns and the path computer.
+func (w *TableWriter) partitionFields() error {
+	for _, k := range w.schema.PartitionKeys {
+		i := w.schema.FieldIndex(k)
+		if i < 0 {
+			return fmt.Errorf("%w: partition key %q is not a column", ErrCorrupt, k)
+		}
+		w.partIdx = append(w.partIdx, i)
+		w.partTypes = append(w.partTypes, w.schema.Fields[i].Type)
+	}
+	var err error
+	w.pather, err = newPartitionPather(w.schema)
+	return err
 }
 
 func (w *TableWriter) optionError(err error) error {
@@ -212,12 +272,22 @@ func (w *TableWriter) fileOptions(dir string, seq int64) datafile.Options {
 func (w *TableWriter) ArrowSchema() *arrow.Schema { return w.arrowSchema }
 
 // Write routes the rows of rec to their partitions and buckets and writes
-// them. The batch is checked first (columns, types, NOT NULL columns); a
-// batch that does not fit fails with ErrSchemaMismatch before anything is
-// written. rec is not retained.
+// them. The batch is checked first (columns, types, NOT NULL columns, and
+// for primary-key tables NULL keys and row kinds); a batch that does not fit
+// fails with ErrSchemaMismatch before anything is written. rec is not
+// retained.
+//
+// For a primary-key table rec has the table's columns in order, plus the
+// row-kind column (WriterOptions.RowKindColumn) if that is not a table
+// column; each row is written with its kind, or as +I without a row-kind
+// column. Rows of a kind ignore-delete or ignore-update-before drop are
+// left out, as Java's writer does.
 func (w *TableWriter) Write(ctx context.Context, rec arrow.RecordBatch) error {
 	if w.closed {
 		return fmt.Errorf("paimon: write to a closed writer")
+	}
+	if w.pk != nil {
+		return w.pk.write(ctx, rec, nil)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -246,7 +316,7 @@ func (w *TableWriter) Write(ctx context.Context, rec arrow.RecordBatch) error {
 func (w *TableWriter) check(rec arrow.RecordBatch) error {
 	fields := w.schema.Fields
 	if int(rec.NumCols()) != len(fields) {
-		return fmt.Errorf("%w: batch has %d columns, table %s has %d", ErrSchemaMismatch, rec.NumCols(), w.t.id, len(fields))
+		return fmt.Errorf("%w: batch has %d columns, table %s has %d", ErrSchemaMismatch, rec.NumCols(), w.t.name(), len(fields))
 	}
 	for i, f := range fields {
 		got := rec.Schema().Field(i)
@@ -291,71 +361,28 @@ func checkNotNull(arr arrow.Array, name string, t schema.DataType) error {
 
 // route splits rec by partition and bucket.
 func (w *TableWriter) route(ctx context.Context, rec arrow.RecordBatch) error {
-	n := int(rec.NumRows())
-	type group struct {
-		key       string
-		partition []byte
-		values    []any
-		bucket    int32
-		rows      []int64
-	}
-	groups := map[string]*group{}
-	var order []*group
-	partVals := make([]any, len(w.partIdx))
-	keyVals := make([]any, len(w.keyIdx))
-	var buf []byte
-	// The common case of an ingester: one partition per batch and no
-	// fixed buckets. Look at the first row only.
-	rows := n
-	if w.buckets < 0 {
-		constant := true
-		for _, c := range w.partIdx {
-			constant = constant && constantColumn(rec.Column(c))
-		}
-		if constant {
-			rows = 1
-		}
-	}
-	for r := 0; r < rows; r++ {
-		for j, c := range w.partIdx {
-			v, err := parquet.ArrowValue(rec.Column(c), r, w.partTypes[j])
-			if err != nil {
-				return fmt.Errorf("%w: %w", ErrSchemaMismatch, err)
-			}
-			partVals[j] = v
-		}
-		bucket := int32(0)
-		if w.buckets > 0 {
+	var keyVals []any
+	var bucketOf func(r int, _ string) (int32, error)
+	if w.buckets > 0 {
+		keyVals = make([]any, len(w.keyIdx))
+		bucketOf = func(r int, _ string) (int32, error) {
 			for j, c := range w.keyIdx {
 				v, err := parquet.ArrowValue(rec.Column(c), r, w.keyTypes[j])
 				if err != nil {
-					return fmt.Errorf("%w: %w", ErrSchemaMismatch, err)
+					return 0, fmt.Errorf("%w: %w", ErrSchemaMismatch, err)
 				}
 				keyVals[j] = v
 			}
 			b, err := binaryrow.BucketOf(w.keyTypes, keyVals, w.buckets, w.bucketFn)
 			if err != nil {
-				return fmt.Errorf("paimon: bucket of row %d: %w", r, err)
+				return 0, fmt.Errorf("paimon: bucket of row %d: %w", r, err)
 			}
-			bucket = int32(b)
+			return int32(b), nil
 		}
-		row, err := binaryrow.Append(buf[:0], data.Insert, w.partTypes, partVals)
-		if err != nil {
-			return fmt.Errorf("%w: partition of row %d: %w", ErrInvalidPartition, r, err)
-		}
-		buf = row
-		key := string(row) + "/" + fmt.Sprint(bucket)
-		g, ok := groups[key]
-		if !ok {
-			g = &group{key: key, partition: binaryrow.MarshalSerialized(row, len(w.partTypes)),
-				values: append([]any(nil), partVals...), bucket: bucket}
-			groups[key] = g
-			order = append(order, g)
-		}
-		g.rows = append(g.rows, int64(r))
 	}
-	if rows < n {
-		order[0].rows = nil // the whole batch
+	order, err := w.groupRows(rec, bucketOf)
+	if err != nil {
+		return err
 	}
 	// Open every writer first: a partition Java cannot name fails the
 	// whole batch before any of it is written.
@@ -368,16 +395,11 @@ func (w *TableWriter) route(ctx context.Context, rec arrow.RecordBatch) error {
 		writers[i] = bw
 	}
 	for i, g := range order {
-		part := rec
-		if len(order) > 1 {
-			var err error
-			if part, err = takeRows(rec, g.rows, w.mem); err != nil {
-				return fmt.Errorf("paimon: split batch by partition and bucket: %w", err)
-			}
-		} else {
-			part.Retain()
+		part, err := g.take(rec, len(order), w.mem)
+		if err != nil {
+			return err
 		}
-		err := writers[i].w.Write(ctx, part)
+		err = writers[i].w.Write(ctx, part)
 		part.Release()
 		if err != nil {
 			return err
@@ -470,6 +492,36 @@ func (w *TableWriter) loadRestored(ctx context.Context) error {
 	return nil
 }
 
+// WriteWithKind writes every row of rec with the given row kind, whatever
+// a row-kind column says (primary-key tables only). rec is as for Write.
+func (w *TableWriter) WriteWithKind(ctx context.Context, rec arrow.RecordBatch, kind RowKind) error {
+	if w.closed {
+		return fmt.Errorf("paimon: write to a closed writer")
+	}
+	if w.pk == nil {
+		return fmt.Errorf("%w: row kinds for append table %s (only +I rows; use Write)", ErrUnsupported, w.t.name())
+	}
+	if kind < RowKindInsert || kind > RowKindDelete {
+		return fmt.Errorf("%w: unknown row kind %d", ErrSchemaMismatch, kind)
+	}
+	return w.pk.write(ctx, rec, &kind)
+}
+
+// Upsert writes every row of rec as +I: the row replaces (deduplicate) or
+// merges into (partial-update, aggregation) the row of its key.
+func (w *TableWriter) Upsert(ctx context.Context, rec arrow.RecordBatch) error {
+	return w.WriteWithKind(ctx, rec, RowKindInsert)
+}
+
+// Delete writes every row of rec as -D, deleting its key (deduplicate and
+// partial-update with partial-update.remove-record-on-delete) or
+// retracting its values (aggregation). rec has either the table's columns,
+// or only the primary-key columns (in table order), the other columns
+// then being NULL (so they must be nullable).
+func (w *TableWriter) Delete(ctx context.Context, rec arrow.RecordBatch) error {
+	return w.WriteWithKind(ctx, rec, RowKindDelete)
+}
+
 // PrepareCommit finishes the open data files and returns one CommitMessage
 // per partition and bucket written since the last call. The writer stays
 // usable: later rows go to new files whose sequence numbers continue.
@@ -488,9 +540,16 @@ func (w *TableWriter) loadRestored(ctx context.Context) error {
 // writers avoid the wasted work. If a commit of its messages fails, close
 // the writer and open a new one, which restores the buckets' files from
 // the latest snapshot.
+//
+// For a primary-key table it writes every buffered row first. After an
+// error the writer is failed: Close it and start again from the last
+// commit.
 func (w *TableWriter) PrepareCommit(ctx context.Context) ([]CommitMessage, error) {
 	if w.closed {
 		return nil, fmt.Errorf("paimon: prepare commit on a closed writer")
+	}
+	if w.pk != nil {
+		return w.pk.prepareCommit(ctx)
 	}
 	var msgs []CommitMessage
 	for _, key := range w.order {
@@ -557,6 +616,9 @@ func (w *TableWriter) Close(ctx context.Context) error {
 		return nil
 	}
 	w.closed = true
+	if w.pk != nil {
+		return w.pk.close(ctx)
+	}
 	var errs []error
 	for _, key := range w.order {
 		if bw := w.writers[key]; bw.w != nil {

@@ -2,10 +2,103 @@ package paimon
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/paimon-go/paimon-go/format/binaryrow"
+	"github.com/paimon-go/paimon-go/format/data"
+	"github.com/paimon-go/paimon-go/format/parquet"
 )
+
+// rowGroup is the rows of a batch that go to one partition and bucket.
+type rowGroup struct {
+	key       string // partition row + "/" + bucket
+	partKey   string // serialized partition row, unprefixed
+	partition []byte // serialized BinaryRow, as manifests store it
+	values    []any
+	bucket    int32
+	rows      []int64 // nil: every row of the batch
+}
+
+// take returns the group's rows of rec (rec itself, retained, when the
+// group has them all).
+func (g *rowGroup) take(rec arrow.RecordBatch, groups int, mem memory.Allocator) (arrow.RecordBatch, error) {
+	if groups == 1 {
+		rec.Retain()
+		return rec, nil
+	}
+	part, err := takeRows(rec, g.rows, mem)
+	if err != nil {
+		return nil, fmt.Errorf("paimon: split batch by partition and bucket: %w", err)
+	}
+	return part, nil
+}
+
+// groupRows assigns the rows of rec to their partition and to the bucket
+// bucketOf gives (0 when nil), in order of first appearance; each group
+// lists its rows in batch order. bucketOf gets the row and its partition's
+// key.
+func (w *TableWriter) groupRows(rec arrow.RecordBatch, bucketOf func(r int, partKey string) (int32, error)) ([]*rowGroup, error) {
+	n := int(rec.NumRows())
+	groups := map[string]*rowGroup{}
+	var order []*rowGroup
+	partVals := make([]any, len(w.partIdx))
+	var buf []byte
+	// The common case of an ingester: one partition per batch and no
+	// buckets to compute. Look at the first row only.
+	rows := n
+	if bucketOf == nil {
+		constant := true
+		for _, c := range w.partIdx {
+			constant = constant && constantColumn(rec.Column(c))
+		}
+		if constant {
+			rows = min(n, 1)
+		}
+	}
+	var lastPart []byte
+	var lastKey string
+	for r := 0; r < rows; r++ {
+		for j, c := range w.partIdx {
+			v, err := parquet.ArrowValue(rec.Column(c), r, w.partTypes[j])
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrSchemaMismatch, err)
+			}
+			partVals[j] = v
+		}
+		row, err := binaryrow.Append(buf[:0], data.Insert, w.partTypes, partVals)
+		if err != nil {
+			return nil, fmt.Errorf("%w: partition of row %d: %w", ErrInvalidPartition, r, err)
+		}
+		buf = row
+		if lastPart == nil || !bytes.Equal(row, lastPart) {
+			lastPart = append(lastPart[:0], row...)
+			lastKey = string(row)
+		}
+		bucket := int32(0)
+		if bucketOf != nil {
+			if bucket, err = bucketOf(r, lastKey); err != nil {
+				return nil, err
+			}
+		}
+		key := lastKey + "/" + fmt.Sprint(bucket)
+		g, ok := groups[key]
+		if !ok {
+			g = &rowGroup{key: key, partKey: lastKey, partition: binaryrow.MarshalSerialized(row, len(w.partTypes)),
+				values: append([]any(nil), partVals...), bucket: bucket}
+			groups[key] = g
+			order = append(order, g)
+		}
+		g.rows = append(g.rows, int64(r))
+	}
+	if rows < n {
+		order[0].rows = nil // the whole batch
+	}
+	return order, nil
+}
 
 // constantColumn reports whether every row of arr holds the same value
 // (all NULL counts as the same). It knows the array types partition keys

@@ -500,26 +500,6 @@ func TestWriteBadInput(t *testing.T) {
 	require.ErrorIs(t, err, paimon.ErrInvalidOption)
 }
 
-func TestWritePrimaryKeyUnsupported(t *testing.T) {
-	ctx := context.Background()
-	fsys, err := localfs.New(t.TempDir(), nil)
-	require.NoError(t, err)
-	defer fsys.Close()
-	ts := &schema.TableSchema{Version: 3, Fields: writeFields, HighestFieldID: 3, PrimaryKeys: []string{"id"},
-		Options: map[string]string{"bucket": "1"}}
-	require.NoError(t, fs.WriteFile(ctx, fsys, "t/schema/schema-0", mustEncode(t, ts), nil))
-	tbl, err := paimon.OpenTable(ctx, fsys, "t", nil)
-	require.NoError(t, err)
-	_, err = tbl.NewWriter(nil)
-	require.ErrorIs(t, err, paimon.ErrUnsupported)
-	var list []string
-	for info, err := range fsys.List(ctx, "t") {
-		require.NoError(t, err)
-		list = append(list, info.Name)
-	}
-	require.Equal(t, []string{"schema"}, list)
-}
-
 func mustEncode(t *testing.T, ts *schema.TableSchema) []byte {
 	t.Helper()
 	b, err := ts.Encode()

@@ -6,9 +6,8 @@
 //  2. writes rows to the append-only table in two commits;
 //  3. reads them back into Arrow record batches, whole and with a
 //     projection and a filter;
-//  4. shows that writing the primary-key table is refused with
-//     paimon.ErrUnsupported (this library reads primary-key tables but does
-//     not write them yet);
+//  4. upserts rows into the primary-key table, updates one and deletes one
+//     by key, and reads the merged result (one row per key);
 //  5. reads a primary-key table that Java Paimon wrote (from the golden
 //     corpus in testdata/golden), where several commits of inserts, updates
 //     and deletes are merged by key into the current rows.

@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/paimon-go/paimon-go/catalog"
 	"github.com/paimon-go/paimon-go/paimon"
@@ -22,29 +25,90 @@ const (
 	goldenTable     = "interop.pk_dedup"
 )
 
-// tryWriteCustomers shows the primary-key write path's current state:
-// opening a writer fails with an error wrapping paimon.ErrUnsupported.
-// This library never writes files Java might misread, so it refuses
-// instead of guessing.
-func tryWriteCustomers(ctx context.Context, cat catalog.Catalog, w io.Writer) error {
+// customer is one row of shop.customers.
+type customer struct {
+	id   int64
+	name string
+	city string
+}
+
+// writeCustomers upserts customers and deletes one by key. A primary-key
+// table keeps one row per key: a write of an existing id replaces the row
+// (the default "deduplicate" merge engine), a delete removes it. Each row
+// carries a row kind; Upsert writes +I rows and Delete -D rows (a batch of
+// only the key columns is enough for that).
+func writeCustomers(ctx context.Context, cat catalog.Catalog, w io.Writer) error {
 	section(w, 4, "Write to the primary-key table "+customersID.String())
 	tbl, err := cat.LoadTable(ctx, customersID)
 	if err != nil {
 		return err
 	}
-	writer, err := tbl.NewWriter(nil)
-	if err == nil {
-		// A future release that writes primary-key tables gets here.
-		writer.Close(ctx)
-		fmt.Fprintln(w, "   this version can write primary-key tables")
-		return nil
-	}
-	if !errors.Is(err, paimon.ErrUnsupported) {
+	commit, err := tbl.NewCommit(nil)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "   refused: %v\n", err)
-	fmt.Fprintln(w, "   errors.Is(err, paimon.ErrUnsupported) == true: primary-key tables can be created and read, not yet written")
-	return nil
+	steps := []struct {
+		what string
+		rows []customer
+		del  bool
+	}{
+		{"upsert ids 1, 2, 3", []customer{{1, "alice", "Lyon"}, {2, "bob", "Oslo"}, {3, "carol", "Porto"}}, false},
+		{"upsert id 2 again (bob moved)", []customer{{2, "bob", "Riga"}}, false},
+		{"delete id 3", []customer{{3, "", ""}}, true},
+	}
+	for _, st := range steps {
+		writer, err := tbl.NewWriter(nil)
+		if err != nil {
+			return err
+		}
+		if st.del {
+			err = deleteCustomers(ctx, writer, st.rows)
+		} else {
+			batch := customersBatch(writer.ArrowSchema(), st.rows)
+			err = writer.Upsert(ctx, batch)
+			batch.Release()
+		}
+		if err != nil {
+			writer.Close(ctx)
+			return err
+		}
+		msgs, err := writer.PrepareCommit(ctx)
+		writer.Close(ctx)
+		if err != nil {
+			return err
+		}
+		res, err := commit.Commit(ctx, paimon.BatchCommitIdentifier, msgs)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "   %s -> snapshot %d\n", st.what, res.Snapshot.ID)
+	}
+	fmt.Fprintln(w, "\n   one row per key, the latest version of each:")
+	return printScan(ctx, w, tbl.NewScan())
+}
+
+func customersBatch(sch *arrow.Schema, rows []customer) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	for _, r := range rows {
+		b.Field(0).(*array.Int64Builder).Append(r.id)
+		b.Field(1).(*array.StringBuilder).Append(r.name)
+		b.Field(2).(*array.StringBuilder).Append(r.city)
+	}
+	return b.NewRecordBatch()
+}
+
+// deleteCustomers deletes by key: the batch holds only the id column.
+func deleteCustomers(ctx context.Context, writer *paimon.TableWriter, rows []customer) error {
+	sch := arrow.NewSchema([]arrow.Field{writer.ArrowSchema().Field(0)}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	defer b.Release()
+	for _, r := range rows {
+		b.Field(0).(*array.Int64Builder).Append(r.id)
+	}
+	batch := b.NewRecordBatch()
+	defer batch.Release()
+	return writer.Delete(ctx, batch)
 }
 
 // readJavaPrimaryKeyTable reads a primary-key table Java Paimon wrote, at

@@ -54,7 +54,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := readOrders(ctx, cat, stdout); err != nil {
 		return err
 	}
-	if err := tryWriteCustomers(ctx, cat, stdout); err != nil {
+	if err := writeCustomers(ctx, cat, stdout); err != nil {
 		return err
 	}
 	return readJavaPrimaryKeyTable(ctx, *golden, stdout)
