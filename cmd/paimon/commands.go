@@ -63,8 +63,8 @@ func init() {
 		tableCommand(),
 		{
 			name:     "load",
-			summary:  "append CSV, JSON lines or Parquet files to an append-only table",
-			synopsis: "--warehouse URI [--format csv|jsonl|parquet] [--batch-rows N] [--commit-user U] db.table FILE...",
+			summary:  "write CSV, JSON lines or Parquet files to a table (upserts, deletes or change rows for primary-key tables)",
+			synopsis: "--warehouse URI [--format csv|jsonl|parquet] [--batch-rows N] [--commit-user U] [--row-kind-column NAME | --delete] db.table FILE...",
 			details:  loadDetails,
 			run:      runLoad,
 		},

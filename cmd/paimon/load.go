@@ -9,17 +9,28 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // loadDetails is the help text of load.
 const loadDetails = `
-load appends the rows of the files to an append-only table in one commit
-(one new snapshot), as an INSERT INTO would. Primary-key tables are refused.
-If anything fails (a value that does not parse, a column the table does not
-have, an unreadable file), nothing is committed and the data files written
-so far are removed; the error names the file and line (or row).
+load writes the rows of the files to a table in one commit (one new
+snapshot), as an INSERT INTO would. If anything fails (a value that does
+not parse, a column the table does not have, a NULL key, an unreadable
+file), nothing is committed and the data files written so far are removed;
+the error names the file and line (or row).
+
+Append-only tables get the rows appended. Primary-key tables take them as
+upserts: a row replaces (or, per the table's merge engine, merges into) the
+row of its key. Change data: --row-kind-column NAME reads each row's kind
+from the column NAME ("+I", "-U", "+U" or "-D"; a column of the table, or
+one only the files have), and --delete writes every row as a delete of its
+key (files with only the key columns are enough when the other columns are
+nullable).
 
 Formats, from --format or else from the file name (.csv, .jsonl/.ndjson,
 .parquet):
@@ -67,6 +78,8 @@ type loadArgs struct {
 	batchRows  int
 	commitUser string
 	delimiter  rune
+	rowKind    string // --row-kind-column
+	delete     bool
 }
 
 func parseLoadArgs(e *env, c *command, args []string) (*loadArgs, error) {
@@ -77,6 +90,8 @@ func parseLoadArgs(e *env, c *command, args []string) (*loadArgs, error) {
 	fs.StringVar(&batchRows, "batch-rows", "", "rows per batch handed to the writer (default 65536)")
 	fs.StringVar(&a.commitUser, "commit-user", "", "commit user recorded in the snapshot (default a random UUID)")
 	fs.StringVar(&delimiter, "delimiter", ",", "field `separator` of csv files (one character; \\t for tab)")
+	fs.StringVar(&a.rowKind, "row-kind-column", "", "primary-key tables: the `column` holding each row's kind (+I, -U, +U, -D)")
+	fs.BoolVar(&a.delete, "delete", false, "primary-key tables: delete the keys of the rows instead of writing them")
 	var err error
 	a.tableArgs, err = parseTable(e, c, fs, args, tableSpec{minRest: 1, maxRest: -1, args: "table name (database.table) and at least one file"})
 	if err != nil {
@@ -98,6 +113,9 @@ func parseLoadArgs(e *env, c *command, args []string) (*loadArgs, error) {
 			return nil, err
 		}
 		a.batchRows = int(min(n, 1<<24))
+	}
+	if a.delete && a.rowKind != "" {
+		return nil, usagef(c.name, "--delete and --row-kind-column exclude each other")
 	}
 	if delimiter == `\t` {
 		delimiter = "\t"
@@ -151,7 +169,14 @@ func runLoad(ctx context.Context, e *env, c *command, args []string) (err error)
 		return err
 	}
 	defer closeCatalog()
-	w, err := tbl.NewWriter(nil)
+	if (a.delete || a.rowKind != "") && len(tbl.PrimaryKeys()) == 0 {
+		flag := "--delete"
+		if a.rowKind != "" {
+			flag = "--row-kind-column"
+		}
+		return fmt.Errorf("cannot load into %s: %s needs a primary-key table, and %s is append-only", a.table, flag, a.table)
+	}
+	w, err := tbl.NewWriter(&paimon.WriterOptions{RowKindColumn: a.rowKind, CommitUser: a.commitUser})
 	if err != nil {
 		return fmt.Errorf("cannot load into %s: %w", a.table, err)
 	}
@@ -226,6 +251,13 @@ func loadFile(ctx context.Context, a *loadArgs, path, format string, tbl *paimon
 	defer f.Close()
 	in := &rowio.Input{Name: path, Table: a.table.String(), Fields: tbl.Schema().Fields, Schema: w.ArrowSchema(),
 		BatchRows: a.batchRows, Delimiter: a.delimiter, Progress: bar.add}
+	if a.rowKind != "" && tbl.Schema().FieldIndex(a.rowKind) < 0 {
+		// The files' own row-kind column: read as a string, dropped by
+		// the writer.
+		in.Fields = append(slices.Clone(in.Fields), schema.NewField(-1, a.rowKind, schema.StringType()))
+		in.Schema = arrow.NewSchema(append(slices.Clone(in.Schema.Fields()),
+			arrow.Field{Name: a.rowKind, Type: arrow.BinaryTypes.String, Nullable: true}), nil)
+	}
 	var src rowio.Source
 	switch format {
 	case loadCSV:
@@ -245,7 +277,11 @@ func loadFile(ctx context.Context, a *loadArgs, path, format string, tbl *paimon
 		if err != nil || rec == nil {
 			return rows, err
 		}
-		err = w.Write(ctx, rec)
+		if a.delete {
+			err = w.Delete(ctx, rec)
+		} else {
+			err = w.Write(ctx, rec)
+		}
 		rows += rec.NumRows()
 		rec.Release()
 		if err != nil {
