@@ -465,6 +465,12 @@ public class PaimonInterop {
                 table = table.copy(Map.of("dynamic-partition-overwrite", Boolean.toString(dynamic)));
             }
         }
+        if (!overwrite
+                && table instanceof FileStoreTable
+                && ((FileStoreTable) table).bucketMode() == BucketMode.HASH_DYNAMIC) {
+            writeRowsDynamic((FileStoreTable) table, internalRows, ioManager);
+            return;
+        }
         BatchWriteBuilder builder = table.newBatchWriteBuilder();
         if (overwrite) {
             builder.withOverwrite(partition);
@@ -664,6 +670,146 @@ public class PaimonInterop {
             write.close();
         }
         try (TableCommitImpl commit = fst.newCommit(commitUser)) {
+            commit.commit(messages);
+        }
+    }
+
+    /**
+     * Writes rows into a dynamic-bucket (bucket = -1) primary-key table as Flink's
+     * HashBucketAssignerOperator does: one HashBucketAssigner (one channel, one assigner) gives
+     * each row the bucket of its trimmed primary key's hash, and the write maintains the HASH
+     * index files.
+     */
+    private static void writeRowsDynamic(
+            FileStoreTable table, List<GenericRow> rows, IOManager ioManager) throws Exception {
+        org.apache.paimon.CoreOptions options = table.coreOptions();
+        String commitUser = UUID.randomUUID().toString();
+        org.apache.paimon.index.HashBucketAssigner assigner =
+                new org.apache.paimon.index.HashBucketAssigner(
+                        table.snapshotManager(),
+                        commitUser,
+                        table.store().newIndexFileHandler(),
+                        1,
+                        1,
+                        0,
+                        options.dynamicBucketTargetRowNum(),
+                        options.toConfiguration()
+                                .get(org.apache.paimon.CoreOptions.DYNAMIC_BUCKET_MAX_BUCKETS));
+        org.apache.paimon.table.sink.RowPartitionKeyExtractor extractor =
+                new org.apache.paimon.table.sink.RowPartitionKeyExtractor(table.schema());
+        BatchWriteBuilder builder = table.newBatchWriteBuilder();
+        try (BatchTableWrite write = builder.newWrite().withIOManager(ioManager);
+                BatchTableCommit commit = builder.newCommit()) {
+            for (GenericRow row : rows) {
+                int bucket =
+                        assigner.assign(
+                                extractor.partition(row),
+                                extractor.trimmedPrimaryKey(row).hashCode());
+                write.write(row, bucket);
+            }
+            commit.commit(write.prepareCommit());
+        }
+    }
+
+    /**
+     * Compacts a postpone-bucket (bucket = -2) table as 1.4.2's postpone compaction (Flink's
+     * PostponeBucketCompactSplitSource, Spark's SparkPostponeCompactProcedure) does: per partition,
+     * the postpone files are replayed in creation-time order (ties in scan order) through a writer
+     * of the partition's real bucket count (the known one, else postpone.default-bucket-num),
+     * which assigns fresh sequence numbers and merges as usual; one COMPACT commit removes the
+     * postpone files and adds the new ones.
+     */
+    private static void compactPostpone(FileStoreTable table, IOManager ioManager)
+            throws Exception {
+        List<DataSplit> splits =
+                table.newSnapshotReader().withBucket(BucketMode.POSTPONE_BUCKET).read().dataSplits();
+        if (splits.isEmpty()) {
+            return;
+        }
+        Map<BinaryRow, Integer> known = org.apache.paimon.table.PostponeUtils.getKnownNumBuckets(table);
+        int defaultBuckets =
+                table.coreOptions()
+                        .toConfiguration()
+                        .get(org.apache.paimon.CoreOptions.POSTPONE_DEFAULT_BUCKET_NUM);
+        Map<BinaryRow, List<DataSplit>> byPartition = new LinkedHashMap<>();
+        for (DataSplit split : splits) {
+            byPartition.computeIfAbsent(split.partition(), k -> new ArrayList<>()).add(split);
+        }
+        List<CommitMessage> messages = new ArrayList<>();
+        for (Map.Entry<BinaryRow, List<DataSplit>> e : byPartition.entrySet()) {
+            int buckets = known.getOrDefault(e.getKey(), defaultBuckets);
+            FileStoreTable realTable =
+                    table.copy(Map.of(org.apache.paimon.CoreOptions.BUCKET.key(), String.valueOf(buckets)));
+            List<org.apache.paimon.io.DataFileMeta> files = new ArrayList<>();
+            DataSplit first = e.getValue().get(0);
+            for (DataSplit split : e.getValue()) {
+                files.addAll(split.dataFiles());
+                messages.add(
+                        new org.apache.paimon.table.sink.CommitMessageImpl(
+                                split.partition(),
+                                split.bucket(),
+                                split.totalBuckets(),
+                                org.apache.paimon.io.DataIncrement.emptyIncrement(),
+                                new org.apache.paimon.io.CompactIncrement(
+                                        split.dataFiles(), new ArrayList<>(), new ArrayList<>())));
+            }
+            files.sort(Comparator.comparing(f -> f.creationTime()));
+            BatchWriteBuilder builder = realTable.newBatchWriteBuilder();
+            try (BatchTableWrite write = builder.newWrite().withIOManager(ioManager)) {
+                for (org.apache.paimon.io.DataFileMeta f : files) {
+                    DataSplit one =
+                            DataSplit.builder()
+                                    .withPartition(first.partition())
+                                    .withBucket(first.bucket())
+                                    .withBucketPath(first.bucketPath())
+                                    .withTotalBuckets(first.totalBuckets())
+                                    .withDataFiles(Collections.singletonList(f))
+                                    .isStreaming(false)
+                                    .build();
+                    try (RecordReader<InternalRow> reader = table.newRead().createReader(one)) {
+                        reader.forEachRemaining(
+                                row -> {
+                                    try {
+                                        write.write(row);
+                                    } catch (Exception ex) {
+                                        throw new RuntimeException(ex);
+                                    }
+                                });
+                    }
+                }
+                for (CommitMessage m : write.prepareCommit()) {
+                    // As Java's BucketFiles: the writer's new files and compaction output are
+                    // the compaction's output; new files it compacted away again are dropped.
+                    org.apache.paimon.table.sink.CommitMessageImpl c =
+                            (org.apache.paimon.table.sink.CommitMessageImpl) m;
+                    Map<String, org.apache.paimon.io.DataFileMeta> fresh = new LinkedHashMap<>();
+                    for (org.apache.paimon.io.DataFileMeta f : c.newFilesIncrement().newFiles()) {
+                        fresh.put(f.fileName(), f);
+                    }
+                    List<org.apache.paimon.io.DataFileMeta> before = new ArrayList<>();
+                    for (org.apache.paimon.io.DataFileMeta f : c.compactIncrement().compactBefore()) {
+                        if (fresh.remove(f.fileName()) == null) {
+                            before.add(f);
+                        }
+                    }
+                    List<org.apache.paimon.io.DataFileMeta> after = new ArrayList<>(fresh.values());
+                    after.addAll(c.compactIncrement().compactAfter());
+                    List<org.apache.paimon.io.DataFileMeta> changelog =
+                            new ArrayList<>(c.newFilesIncrement().changelogFiles());
+                    changelog.addAll(c.compactIncrement().changelogFiles());
+                    messages.add(
+                            new org.apache.paimon.table.sink.CommitMessageImpl(
+                                    c.partition(),
+                                    c.bucket(),
+                                    c.totalBuckets(),
+                                    org.apache.paimon.io.DataIncrement.emptyIncrement(),
+                                    new org.apache.paimon.io.CompactIncrement(before, after, changelog)));
+                }
+            }
+        }
+        try (TableCommitImpl commit =
+                table.copy(Map.of(org.apache.paimon.CoreOptions.BUCKET.key(), "1"))
+                        .newCommit(UUID.randomUUID().toString())) {
             commit.commit(messages);
         }
     }
