@@ -711,109 +711,6 @@ public class PaimonInterop {
         }
     }
 
-    /**
-     * Compacts a postpone-bucket (bucket = -2) table as 1.4.2's postpone compaction (Flink's
-     * PostponeBucketCompactSplitSource, Spark's SparkPostponeCompactProcedure) does: per partition,
-     * the postpone files are replayed in creation-time order (ties in scan order) through a writer
-     * of the partition's real bucket count (the known one, else postpone.default-bucket-num),
-     * which assigns fresh sequence numbers and merges as usual; one COMPACT commit removes the
-     * postpone files and adds the new ones.
-     */
-    private static void compactPostpone(FileStoreTable table, IOManager ioManager)
-            throws Exception {
-        List<DataSplit> splits =
-                table.newSnapshotReader().withBucket(BucketMode.POSTPONE_BUCKET).read().dataSplits();
-        if (splits.isEmpty()) {
-            return;
-        }
-        Map<BinaryRow, Integer> known = org.apache.paimon.table.PostponeUtils.getKnownNumBuckets(table);
-        int defaultBuckets =
-                table.coreOptions()
-                        .toConfiguration()
-                        .get(org.apache.paimon.CoreOptions.POSTPONE_DEFAULT_BUCKET_NUM);
-        Map<BinaryRow, List<DataSplit>> byPartition = new LinkedHashMap<>();
-        for (DataSplit split : splits) {
-            byPartition.computeIfAbsent(split.partition(), k -> new ArrayList<>()).add(split);
-        }
-        List<CommitMessage> messages = new ArrayList<>();
-        for (Map.Entry<BinaryRow, List<DataSplit>> e : byPartition.entrySet()) {
-            int buckets = known.getOrDefault(e.getKey(), defaultBuckets);
-            FileStoreTable realTable =
-                    table.copy(Map.of(org.apache.paimon.CoreOptions.BUCKET.key(), String.valueOf(buckets)));
-            List<org.apache.paimon.io.DataFileMeta> files = new ArrayList<>();
-            DataSplit first = e.getValue().get(0);
-            for (DataSplit split : e.getValue()) {
-                files.addAll(split.dataFiles());
-                messages.add(
-                        new org.apache.paimon.table.sink.CommitMessageImpl(
-                                split.partition(),
-                                split.bucket(),
-                                split.totalBuckets(),
-                                org.apache.paimon.io.DataIncrement.emptyIncrement(),
-                                new org.apache.paimon.io.CompactIncrement(
-                                        split.dataFiles(), new ArrayList<>(), new ArrayList<>())));
-            }
-            files.sort(Comparator.comparing(f -> f.creationTime()));
-            BatchWriteBuilder builder = realTable.newBatchWriteBuilder();
-            try (BatchTableWrite write = builder.newWrite().withIOManager(ioManager)) {
-                for (org.apache.paimon.io.DataFileMeta f : files) {
-                    DataSplit one =
-                            DataSplit.builder()
-                                    .withPartition(first.partition())
-                                    .withBucket(first.bucket())
-                                    .withBucketPath(first.bucketPath())
-                                    .withTotalBuckets(first.totalBuckets())
-                                    .withDataFiles(Collections.singletonList(f))
-                                    .isStreaming(false)
-                                    .build();
-                    try (RecordReader<InternalRow> reader = table.newRead().createReader(one)) {
-                        reader.forEachRemaining(
-                                row -> {
-                                    try {
-                                        write.write(row);
-                                    } catch (Exception ex) {
-                                        throw new RuntimeException(ex);
-                                    }
-                                });
-                    }
-                }
-                for (CommitMessage m : write.prepareCommit()) {
-                    // As Java's BucketFiles: the writer's new files and compaction output are
-                    // the compaction's output; new files it compacted away again are dropped.
-                    org.apache.paimon.table.sink.CommitMessageImpl c =
-                            (org.apache.paimon.table.sink.CommitMessageImpl) m;
-                    Map<String, org.apache.paimon.io.DataFileMeta> fresh = new LinkedHashMap<>();
-                    for (org.apache.paimon.io.DataFileMeta f : c.newFilesIncrement().newFiles()) {
-                        fresh.put(f.fileName(), f);
-                    }
-                    List<org.apache.paimon.io.DataFileMeta> before = new ArrayList<>();
-                    for (org.apache.paimon.io.DataFileMeta f : c.compactIncrement().compactBefore()) {
-                        if (fresh.remove(f.fileName()) == null) {
-                            before.add(f);
-                        }
-                    }
-                    List<org.apache.paimon.io.DataFileMeta> after = new ArrayList<>(fresh.values());
-                    after.addAll(c.compactIncrement().compactAfter());
-                    List<org.apache.paimon.io.DataFileMeta> changelog =
-                            new ArrayList<>(c.newFilesIncrement().changelogFiles());
-                    changelog.addAll(c.compactIncrement().changelogFiles());
-                    messages.add(
-                            new org.apache.paimon.table.sink.CommitMessageImpl(
-                                    c.partition(),
-                                    c.bucket(),
-                                    c.totalBuckets(),
-                                    org.apache.paimon.io.DataIncrement.emptyIncrement(),
-                                    new org.apache.paimon.io.CompactIncrement(before, after, changelog)));
-                }
-            }
-        }
-        try (TableCommitImpl commit =
-                table.copy(Map.of(org.apache.paimon.CoreOptions.BUCKET.key(), "1"))
-                        .newCommit(UUID.randomUUID().toString())) {
-            commit.commit(messages);
-        }
-    }
-
     private static void expire(Table table, Map<String, Object> op) {
         ExpireConfig.Builder b = ExpireConfig.builder();
         if (op.get("retainMax") != null) {
@@ -2068,39 +1965,66 @@ public class PaimonInterop {
 
     /**
      * Compaction of a postpone-bucket table (bucket = -2) as Spark's SparkPostponeCompactProcedure
-     * does it, on the table API alone: the rows of the postpone bucket (deletes kept) are written into
-     * 'postpone.default-bucket-num' real buckets (default 1) and one COMPACT commit removes the
-     * postpone files and adds the new ones (BucketFiles folds the messages per bucket).
+     * and Flink's PostponeBucketCompactSplitSource do it, on the table API alone: per partition, the
+     * rows of the postpone bucket (deletes kept) are replayed file by file in creation-time order
+     * (ties in scan order, as 1.4.2 sorts them) into the partition's real buckets (the count it
+     * already has, else 'postpone.default-bucket-num', default 1), which assign fresh sequence
+     * numbers, and one COMPACT commit removes the postpone files and adds the new ones (BucketFiles
+     * folds the messages per bucket).
      */
     private static void compactPostpone(FileStoreTable fst, IOManager ioManager) throws Exception {
         List<DataSplit> splits = fst.newSnapshotReader().withBucket(BucketMode.POSTPONE_BUCKET).read().dataSplits();
         if (splits.isEmpty()) {
             return;
         }
-        String buckets = fst.options().getOrDefault("postpone.default-bucket-num", "1");
-        FileStoreTable real = fst.copy(Map.of("bucket", buckets));
+        Map<BinaryRow, Integer> known = org.apache.paimon.table.PostponeUtils.getKnownNumBuckets(fst);
+        String defaultBuckets = fst.options().getOrDefault("postpone.default-bucket-num", "1");
+        Map<BinaryRow, List<DataSplit>> byPartition = new LinkedHashMap<>();
+        for (DataSplit split : splits) {
+            byPartition.computeIfAbsent(split.partition(), k -> new ArrayList<>()).add(split);
+        }
         InternalRowSerializer serializer = new InternalRowSerializer(fst.rowType());
-        List<InternalRow> rows = new ArrayList<>();
         org.apache.paimon.table.source.InnerTableRead read = fst.newRead();
         read.forceKeepDelete();
-        for (DataSplit split : splits) {
-            read.createReader(split)
-                    .forEachRemaining(
-                            row -> {
-                                RowKind kind = row.getRowKind();
-                                InternalRow copy = serializer.copy(row);
-                                copy.setRowKind(kind);
-                                rows.add(copy);
-                            });
-        }
         String commitUser = UUID.randomUUID().toString();
-        List<CommitMessage> written;
-        try (org.apache.paimon.table.sink.TableWriteImpl<?> write = real.newWrite(commitUser)) {
-            write.withIOManager(ioManager);
-            for (InternalRow row : rows) {
-                write.write(row);
+        List<CommitMessage> written = new ArrayList<>();
+        FileStoreTable real = fst.copy(Map.of("bucket", defaultBuckets));
+        for (Map.Entry<BinaryRow, List<DataSplit>> part : byPartition.entrySet()) {
+            List<DataSplit> files = new ArrayList<>();
+            for (DataSplit split : part.getValue()) {
+                for (org.apache.paimon.io.DataFileMeta f : split.dataFiles()) {
+                    files.add(
+                            DataSplit.builder()
+                                    .withPartition(split.partition())
+                                    .withBucket(split.bucket())
+                                    .withBucketPath(split.bucketPath())
+                                    .withTotalBuckets(split.totalBuckets())
+                                    .withDataFiles(Collections.singletonList(f))
+                                    .isStreaming(false)
+                                    .build());
+                }
             }
-            written = write.prepareCommit(true, Long.MAX_VALUE);
+            files.sort(Comparator.comparing(f -> f.dataFiles().get(0).creationTime()));
+            List<InternalRow> rows = new ArrayList<>();
+            for (DataSplit one : files) {
+                read.createReader(one)
+                        .forEachRemaining(
+                                row -> {
+                                    RowKind kind = row.getRowKind();
+                                    InternalRow copy = serializer.copy(row);
+                                    copy.setRowKind(kind);
+                                    rows.add(copy);
+                                });
+            }
+            Integer buckets = known.get(part.getKey());
+            real = fst.copy(Map.of("bucket", buckets == null ? defaultBuckets : String.valueOf(buckets)));
+            try (org.apache.paimon.table.sink.TableWriteImpl<?> write = real.newWrite(commitUser)) {
+                write.withIOManager(ioManager);
+                for (InternalRow row : rows) {
+                    write.write(row);
+                }
+                written.addAll(write.prepareCommit(true, Long.MAX_VALUE));
+            }
         }
         List<org.apache.paimon.table.sink.CommitMessageImpl> all = new ArrayList<>();
         for (DataSplit split : splits) {
