@@ -367,10 +367,3 @@ func TestLoadPrimaryKey(t *testing.T) {
 	app := newTable(t, `{"fields": [{"name": "id", "type": "INT"}], "options": {}}`)
 	runFail(t, "needs a primary-key table", "load", "--warehouse", app, "--delete", "db.t", file("y.csv", "id\n1\n"))
 }
-
-// sortedCSV sorts the data lines of CSV output, keeping the header first.
-func sortedCSV(out string) string {
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	slices.Sort(lines[1:])
-	return strings.Join(lines, "\n") + "\n"
-}
