@@ -115,9 +115,21 @@ type CompactResult struct {
 // files it wrote; concurrent appends do not conflict. Every failure leaves
 // the table as it was.
 //
-// Tables Compact cannot compact exactly as Java does (primary-key tables,
-// row tracking, data evolution, incremental clustering, external data
-// paths) are refused with ErrUnsupported before anything is written.
+// Primary-key tables are compacted as Java's MergeTreeCompactManager does
+// in each bucket: by trigger what UniversalCompaction picks
+// (num-sorted-run.compaction-trigger, compaction.max-size-amplification
+// -percent, compaction.size-ratio, num-levels), with Full every sorted run
+// into one at the highest level; sections of overlapping runs are merged
+// with the table's merge engine, large files only change level, and
+// retractions are dropped at the highest level (MergeTreeCompactTask,
+// MergeTreeCompactRewriter).
+//
+// Tables Compact cannot compact exactly as Java does (row tracking, data
+// evolution, incremental clustering, external data paths; primary-key
+// tables with deletion vectors, changelog-producer lookup or
+// full-compaction, postpone buckets, record-level expiration, off-peak or
+// early-full-compaction options) are refused with ErrUnsupported before
+// anything is written.
 func (t *Table) Compact(ctx context.Context, opts *CompactOptions) (*CompactResult, error) {
 	start := time.Now()
 	if opts == nil {
@@ -169,6 +181,8 @@ type compactRun struct {
 	candidates int
 	// budgetShare is each worker's memory budget, 0 for none.
 	budgetShare int64
+	// pk is the compaction of a primary-key table; nil for append tables.
+	pk *pkCompactConfig
 }
 
 // compactTask is one rewrite: files of one partition and bucket, in the
@@ -177,6 +191,9 @@ type compactTask struct {
 	partition []byte
 	bucket    int32
 	files     []*manifest.DataFileMeta
+	// pk, for a primary-key table, is the bucket's planned compaction
+	// (files are then the unit's files).
+	pk *pkTask
 }
 
 func (t *Table) newCompactRun(ctx context.Context, opts *CompactOptions) (*compactRun, error) {
@@ -185,9 +202,7 @@ func (t *Table) newCompactRun(ctx context.Context, opts *CompactOptions) (*compa
 		return nil, err
 	}
 	o := tableOptions(ts.Options)
-	if len(ts.PrimaryKeys) > 0 {
-		return nil, fmt.Errorf("%w: compacting primary-key table %s", ErrUnsupported, t.name())
-	}
+	pk := len(ts.PrimaryKeys) > 0
 	for _, k := range []string{optRowTracking, optDataEvolution} {
 		if o.boolean(k, false) {
 			return nil, fmt.Errorf("%w: compacting a table with %s", ErrUnsupported, k)
@@ -200,14 +215,19 @@ func (t *Table) newCompactRun(ctx context.Context, opts *CompactOptions) (*compa
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
 	}
-	if buckets == 0 || buckets < -1 {
+	var pkc *pkCompactConfig
+	if pk {
+		if pkc, err = newPKCompactConfig(ts); err != nil {
+			return nil, err
+		}
+	} else if buckets == 0 || buckets < -1 {
 		return nil, fmt.Errorf("%w: compacting an append table with bucket=%d", ErrUnsupported, buckets)
 	}
 	// Java compacts these with clustering (sorting) rewrites.
-	if o.boolean(optClusteringIncr, false) && (buckets == -1 || (!o.boolean(optBucketAppendOrdered, true) && !o.deletionVectors())) {
+	if !pk && o.boolean(optClusteringIncr, false) && (buckets == -1 || (!o.boolean(optBucketAppendOrdered, true) && !o.deletionVectors())) {
 		return nil, fmt.Errorf("%w: compacting a table with %s (clustering compaction)", ErrUnsupported, optClusteringIncr)
 	}
-	if err := datafile.Validate(ts); err != nil {
+	if err := datafile.Validate(ts); !pk && err != nil {
 		if errors.Is(err, datafile.ErrUnsupported) {
 			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
 		}
@@ -217,7 +237,7 @@ func (t *Table) newCompactRun(ctx context.Context, opts *CompactOptions) (*compa
 	if err != nil {
 		return nil, err
 	}
-	r := &compactRun{t: t, ts: ts, opts: opts, cfg: cfg, mem: opts.Allocator, now: opts.Now, buckets: buckets, totalBuckets: int32(buckets)}
+	r := &compactRun{t: t, ts: ts, opts: opts, cfg: cfg, mem: opts.Allocator, now: opts.Now, buckets: buckets, totalBuckets: int32(buckets), pk: pkc}
 	if r.mem == nil {
 		r.mem = memory.DefaultAllocator
 	}
@@ -270,7 +290,12 @@ func (r *compactRun) run(ctx context.Context) (*CompactResult, error) {
 		}
 		r.dvs = newCompactDVs(r.t.meta, idx, r.buckets > 0, r.cfg.dvTargetSize)
 	}
-	tasks, err := r.plan(live)
+	var tasks []compactTask
+	if r.pk != nil {
+		tasks, err = r.planPK(live)
+	} else {
+		tasks, err = r.plan(live)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -302,11 +327,19 @@ func (r *compactRun) run(ctx context.Context) (*CompactResult, error) {
 	}
 	res.Commit = cres
 	for _, m := range msgs {
+		// A file a primary-key compaction only moved to another level is
+		// neither rewritten nor written.
 		for _, f := range m.Compact.Before {
+			if containsFile(m.Compact.After, f.FileName) {
+				continue
+			}
 			res.FilesRewritten++
 			res.BytesRewritten += f.FileSize
 		}
 		for _, f := range m.Compact.After {
+			if containsFile(m.Compact.Before, f.FileName) {
+				continue
+			}
 			res.FilesWritten++
 			res.BytesWritten += f.FileSize
 			res.RowsWritten += f.RowCount
@@ -506,6 +539,14 @@ func (r *compactRun) abort(ctx context.Context, msgs []CommitMessage) error {
 
 // rewrite runs one task and reports its progress.
 func (r *compactRun) rewrite(ctx context.Context, tk *compactTask) (CommitMessage, error) {
+	if tk.pk != nil {
+		inc, err := r.rewritePK(ctx, tk)
+		if err != nil {
+			return CommitMessage{}, err
+		}
+		r.report(func(p *CompactProgress) { p.TasksDone++ })
+		return CommitMessage{Partition: tk.partition, Bucket: tk.bucket, TotalBuckets: r.totalBuckets, Compact: inc}, nil
+	}
 	rw := r.rewriter()
 	inc, err := rw.rewrite(ctx, tk.partition, tk.bucket, tk.files, func(f *manifest.DataFileMeta, rows int64) {
 		r.report(func(p *CompactProgress) {

@@ -1,0 +1,234 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/datafile"
+	"github.com/paimon-go/paimon-go/internal/mergefunc"
+	"github.com/paimon-go/paimon-go/internal/mergetree"
+)
+
+// Options of primary-key compaction (Java CoreOptions).
+const (
+	optNumLevels           = "num-levels"
+	optSortedRunTrigger    = "num-sorted-run.compaction-trigger"
+	optMaxSizeAmp          = "compaction.max-size-amplification-percent"
+	optSizeRatio           = "compaction.size-ratio"
+	optRecordLevelExpire   = "record-level.expire-time"
+	optForceUpLevel0       = "compaction.force-up-level-0"
+	optForceLookup         = "force-lookup"
+	optLookupCompact       = "lookup-compact"
+	optCompactionOptimize  = "compaction.optimization-interval"
+	optCompactionTotalSize = "compaction.total-size-threshold"
+	optCompactionIncrSize  = "compaction.incremental-size-threshold"
+	optOffPeakStart        = "compaction.offpeak.start.hour"
+	optOffPeakEnd          = "compaction.offpeak.end.hour"
+)
+
+// pkCompactConfig is how a primary-key table's buckets are compacted (Java
+// MergeTreeCompactManager with UniversalCompaction and
+// MergeTreeCompactRewriter).
+type pkCompactConfig struct {
+	numLevels   int
+	universal   *mergetree.Universal
+	minFileSize int64 // compaction.file-size: 70% of target-file-size
+	kc          *mergetree.KeyComparator
+	merge       mergetree.Options
+}
+
+// newPKCompactConfig refuses what the compaction of a primary-key table
+// does not do as Java does, and reads the options of what it does.
+func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
+	o := tableOptions(ts.Options)
+	if o.deletionVectors() {
+		return nil, fmt.Errorf("%w: compacting a primary-key table with %s (lookup compaction maintaining deletion vectors)", ErrUnsupported, optDeletionVectors)
+	}
+	switch cp := o.str(optChangelogProducer, "none"); cp {
+	case "none", "input":
+	default:
+		return nil, fmt.Errorf("%w: compacting a primary-key table with %s=%s (changelog files produced by compaction)", ErrUnsupported, optChangelogProducer, cp)
+	}
+	if o[optBucket] == "-2" {
+		return nil, fmt.Errorf("%w: compacting a postpone-bucket table (bucket = -2)", ErrUnsupported)
+	}
+	for _, k := range []string{optRecordLevelExpire, optForceUpLevel0, optForceLookup, optLookupCompact, optCompactionOptimize,
+		optCompactionTotalSize, optCompactionIncrSize, optOffPeakStart, optOffPeakEnd, optForceRewriteAll} {
+		if _, ok := o[k]; ok && !(k == optForceRewriteAll && !o.boolean(k, false)) {
+			return nil, fmt.Errorf("%w: compacting a primary-key table with %s", ErrUnsupported, k)
+		}
+	}
+	if err := datafile.ValidateKeyValue(ts, datafile.KeyValue{Level: 1, Source: manifest.FileSourceCompact}); err != nil {
+		if errors.Is(err, datafile.ErrUnsupported) {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
+	bad := func(err error) (*pkCompactConfig, error) { return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err) }
+	c := &pkCompactConfig{universal: &mergetree.Universal{}}
+	var err error
+	if c.universal.RunTrigger, err = o.integer(optSortedRunTrigger, 5); err != nil {
+		return bad(err)
+	}
+	if c.numLevels, err = o.integer(optNumLevels, c.universal.RunTrigger+1); err != nil {
+		return bad(err)
+	}
+	if c.universal.MaxSizeAmp, err = o.integer(optMaxSizeAmp, 200); err != nil {
+		return bad(err)
+	}
+	if c.universal.SizeRatio, err = o.integer(optSizeRatio, 1); err != nil {
+		return bad(err)
+	}
+	if c.universal.RunTrigger < 1 || c.numLevels < 2 {
+		return bad(fmt.Errorf("%s must be at least 1 and %s at least 2", optSortedRunTrigger, optNumLevels))
+	}
+	target, err := o.memory(optTargetFileSize, datafile.DefaultPrimaryKeyTargetFileSize)
+	if err != nil {
+		return bad(err)
+	}
+	c.minFileSize = target / 10 * 7
+	keyTypes := make([]schema.DataType, 0, len(ts.PrimaryKeys))
+	for _, f := range ts.TrimmedPrimaryKeyFields() {
+		keyTypes = append(keyTypes, f.Type)
+	}
+	if c.kc, err = mergetree.NewKeyComparator(keyTypes); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	f, err := mergefunc.NewFactory(ts)
+	if err != nil {
+		if errors.Is(err, mergefunc.ErrUnsupported) {
+			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
+	seqFields, err := mergefunc.SequenceFields(ts)
+	if err != nil {
+		return bad(err)
+	}
+	desc, err := mergefunc.SequenceDescending(ts)
+	if err != nil {
+		return bad(err)
+	}
+	c.merge = mergetree.Options{Schema: ts, Merge: f, SequenceFields: seqFields, SequenceDescending: desc}
+	return c, nil
+}
+
+// pkTask is the primary-key side of a compactTask: the planned steps of one
+// bucket's compaction unit.
+type pkTask struct {
+	steps       []mergetree.CompactStep
+	outputLevel int
+	dropDelete  bool
+}
+
+// planPK picks, in each bucket, what Java's compaction would: with Full
+// every sorted run into one at the highest level (CompactStrategy
+// .pickFullCompaction), else what UniversalCompaction picks
+// (MergeTreeCompactManager.triggerCompaction). A bucket whose files no
+// longer form valid levels is corrupt.
+func (r *compactRun) planPK(live []manifest.ManifestEntry) ([]compactTask, error) {
+	var order []bucketKey
+	groups := map[bucketKey][]manifest.DataFileMeta{}
+	partitions := map[string][]byte{}
+	for i := range live {
+		e := &live[i]
+		if e.Bucket < 0 {
+			continue // postpone files wait for the postpone compaction
+		}
+		if e.File.ExternalPath != nil && *e.File.ExternalPath != "" {
+			return nil, fmt.Errorf("%w: data file %s has external path %s", ErrUnsupported, e.File.FileName, *e.File.ExternalPath)
+		}
+		if r.buckets > 0 && e.TotalBuckets != r.totalBuckets {
+			return nil, fmt.Errorf("%w: file %s of bucket %d was written for %d buckets, the table has %d: rescale the partition (overwrite it) before compacting",
+				ErrUnsupported, e.File.FileName, e.Bucket, e.TotalBuckets, r.buckets)
+		}
+		k := bucketKey{string(e.Partition), e.Bucket}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+			partitions[k.partition] = e.Partition
+		}
+		groups[k] = append(groups[k], e.File)
+	}
+	var tasks []compactTask
+	for _, k := range order {
+		files := groups[k]
+		numLevels := r.pk.numLevels
+		for _, f := range files {
+			numLevels = max(numLevels, int(f.Level)+1) // Java: the restored files' levels count
+		}
+		levels, err := mergetree.NewLevels(r.pk.kc, files, numLevels)
+		if err != nil {
+			return nil, fmt.Errorf("paimon: bucket %d of %s: %w", k.bucket, r.t.name(), err)
+		}
+		var u *mergetree.CompactUnit
+		if r.opts.Full {
+			u = mergetree.PickFullCompaction(levels.NumLevels(), levels.SortedRuns(), nil, false)
+		} else if u = r.pk.universal.Pick(levels.NumLevels(), levels.SortedRuns()); !mergetree.AcceptPick(u) {
+			u = nil
+		}
+		if u == nil {
+			continue
+		}
+		steps, err := mergetree.PlanCompactTask(u, r.pk.kc, r.pk.minFileSize, levels.MaxLevel(), false)
+		if err != nil {
+			return nil, fmt.Errorf("paimon: bucket %d of %s: %w", k.bucket, r.t.name(), err)
+		}
+		tk := compactTask{partition: partitions[k.partition], bucket: k.bucket,
+			pk: &pkTask{steps: steps, outputLevel: u.OutputLevel, dropDelete: mergetree.DropDelete(u, levels.NonEmptyHighestLevel(), false, false)}}
+		for i := range u.Files {
+			tk.files = append(tk.files, &u.Files[i])
+		}
+		tasks = append(tasks, tk)
+	}
+	return tasks, nil
+}
+
+// rewritePK runs the steps of one bucket (mergetree.RunCompactTask): files
+// read through the table's readers and schema evolution, merged with the
+// table's merge engine, written at the output level.
+func (r *compactRun) rewritePK(ctx context.Context, tk *compactTask) (*CompactIncrement, error) {
+	rw := r.rewriter()
+	dir, err := rw.bucketDir(tk.partition, tk.bucket)
+	if err != nil {
+		return nil, err
+	}
+	scan := r.t.NewScan(WithAllocator(r.mem))
+	sp := Split{SnapshotID: r.snap.ID, Partition: tk.partition, Bucket: tk.bucket, TotalBuckets: r.totalBuckets, BucketPath: dir}
+	st, err := scan.stateForSplits(ctx, []Split{sp})
+	if err != nil {
+		return nil, err
+	}
+	sr := &splitReader{scan: scan, st: st, mem: r.mem}
+	want := mergetree.ReadFields(r.ts)
+	keyValues := func(fs *schema.TableSchema, _ *manifest.DataFileMeta) ([]schema.DataField, error) {
+		return mergetree.ReadFields(fs), nil
+	}
+	open := func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
+		return sr.readMapped(ctx, &sp, f, nil, want, keyValues, false)
+	}
+	opts := &mergetree.CompactOptions{Options: r.pk.merge, Open: open, FS: r.t.meta.fsys, Dir: r.t.meta.Path(dir), Now: r.now}
+	opts.Allocator = r.mem
+	if r.budgetShare > 0 {
+		opts.Budget = datafile.NewBudget(r.budgetShare)
+	}
+	res, err := mergetree.RunCompactTask(ctx, tk.pk.steps, tk.pk.outputLevel, tk.pk.dropDelete, opts)
+	if err != nil {
+		return nil, fmt.Errorf("paimon: compact bucket %d of %s: %w", tk.bucket, r.t.name(), err)
+	}
+	r.report(func(p *CompactProgress) {
+		for _, f := range tk.files {
+			p.FilesDone++
+			p.BytesDone += f.FileSize
+		}
+		for _, f := range res.Written {
+			p.RowsWritten += f.RowCount
+		}
+	})
+	return &CompactIncrement{Before: res.Before, After: res.After}, nil
+}
