@@ -47,6 +47,24 @@ func TestCompactCommand(t *testing.T) {
 	require.Equal(t, 2, strings.Count(snaps, `"COMPACT"`))
 }
 
+func TestCompactCommandPrimaryKey(t *testing.T) {
+	// Upserts into a primary-key table, one level-0 run per load; a full
+	// compaction merges them into one run at the highest level.
+	wh := newTable(t, `{"fields": [{"name": "id", "type": "INT NOT NULL"}, {"name": "s", "type": "STRING"}, {"name": "dt", "type": "STRING NOT NULL"}],
+ "partitionKeys": ["dt"], "primaryKeys": ["dt", "id"], "options": {"bucket": "1"}}`)
+	for i := range 4 {
+		csv := fmt.Sprintf("id,s,dt\n%d,a%d,d1\n1,b%d,d1\n%d,c%d,d2\n", i, i, i, i, i)
+		runOK(t, "load", "--warehouse", wh, "db.t", writeTemp(t, fmt.Sprintf("f%d.csv", i), csv))
+	}
+	want := scanLines(t, wh, "db.t")
+	require.Len(t, want, 8)
+	out := runOK(t, "compact", "--warehouse", wh, "db.t", "--full")
+	require.Regexp(t, `^Compacted db.t in snapshot 5: rewrote 8 files \(.+\) into 2 \(.+\), 8 rows, in .+\.\n`, out)
+	require.Equal(t, want, scanLines(t, wh, "db.t"))
+	out = runOK(t, "compact", "--warehouse", wh, "db.t", "--full")
+	require.Regexp(t, `^Nothing to compact in db.t. Data files: 2 \(.+\).\n$`, out)
+}
+
 func TestCompactCommandErrors(t *testing.T) {
 	wh := newTable(t, compactSchema)
 	for _, tc := range []struct {
@@ -63,8 +81,8 @@ func TestCompactCommandErrors(t *testing.T) {
 		require.Equal(t, tc.code, r.code, "%v: %s", tc.args, r.stderr)
 		require.Contains(t, r.stderr, tc.msg)
 	}
-	pk := newTable(t, `{"fields": [{"name": "id", "type": "INT NOT NULL"}], "primaryKeys": ["id"], "options": {"bucket": "1"}}`)
+	pk := newTable(t, `{"fields": [{"name": "id", "type": "INT NOT NULL"}], "primaryKeys": ["id"], "options": {"bucket": "1", "deletion-vectors.enabled": "true"}}`)
 	r := runCmd(t, "compact", "--warehouse", pk, "db.t")
 	require.Equal(t, 1, r.code)
-	require.Contains(t, r.stderr, "primary-key")
+	require.Contains(t, r.stderr, "deletion-vectors.enabled")
 }

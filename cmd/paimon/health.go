@@ -34,11 +34,14 @@ the table option that addresses it:
                      for append tables), the size below which Java's
                      compaction picks a file up (CoreOptions
                      compactionFileSize); --small-file-threshold overrides it.
-                     For append tables, "paimon compact" merges them.
+                     "paimon compact" merges them (append tables; primary-key
+                     tables without deletion vectors, postpone buckets or a
+                     lookup/full-compaction changelog producer).
   sorted-runs        a primary-key bucket has at least
                      num-sorted-run.compaction-trigger (5) sorted runs (each
                      level-0 file is one run, each other non-empty level one):
-                     compaction is behind.
+                     compaction is behind; "paimon compact" catches up where
+                     it compacts the table.
   write-stall        ... at least num-sorted-run.stop-trigger (trigger + 3):
                      writers stop until compaction catches up.
   level0-invisible   level-0 files of a deletion-vector or first-row table,

@@ -173,6 +173,16 @@ func bucketScope(b *Bucket) string {
 	return "partition " + b.Partition + " " + name
 }
 
+// goCompacts reports whether Table.Compact (`paimon compact`) compacts the
+// table: append tables, and primary-key tables without deletion vectors,
+// postpone buckets or a changelog producer that needs compaction.
+func (c *config) goCompacts() bool {
+	if !c.primaryKey {
+		return true
+	}
+	return !c.deletionVectors && c.bucket != -2 && (c.changelogProducer == "" || c.changelogProducer == "none" || c.changelogProducer == "input")
+}
+
 func analyzeBuckets(rep *Report, cfg *config, add addFinding) {
 	compactHint := "compaction.min.file-num,target-file-size,write-only"
 	if cfg.primaryKey {
@@ -189,7 +199,7 @@ func analyzeBuckets(rep *Report, cfg *config, add addFinding) {
 		}
 		if b.SmallFiles >= cfg.minFileNum {
 			cure := "compaction would merge them but has not run"
-			if !cfg.primaryKey {
+			if cfg.goCompacts() {
 				cure = "compaction (`paimon compact`, Table.Compact) merges them"
 			}
 			add("small-files", "warning", scope, compactHint,
@@ -197,15 +207,19 @@ func analyzeBuckets(rep *Report, cfg *config, add addFinding) {
 				b.SmallFiles, b.Files, FormatBytes(cfg.smallFile), FormatBytes(b.AvgFile), cure)
 		}
 		if cfg.primaryKey {
+			cure := ""
+			if cfg.goCompacts() {
+				cure = " (`paimon compact`, Table.Compact)"
+			}
 			switch {
 			case b.SortedRuns >= cfg.runStop:
 				add("write-stall", "warning", scope, "num-sorted-run.stop-trigger,num-sorted-run.compaction-trigger,write-only",
-					"%d sorted runs (%d level-0 files) reach the stop trigger %d: writers wait for compaction",
-					b.SortedRuns, b.Level0Files, cfg.runStop)
+					"%d sorted runs (%d level-0 files) reach the stop trigger %d: writers wait for compaction%s",
+					b.SortedRuns, b.Level0Files, cfg.runStop, cure)
 			case b.SortedRuns >= cfg.runTrigger:
 				add("sorted-runs", "warning", scope, "num-sorted-run.compaction-trigger,write-only",
-					"%d sorted runs (%d level-0 files) reach the compaction trigger %d: compaction is behind",
-					b.SortedRuns, b.Level0Files, cfg.runTrigger)
+					"%d sorted runs (%d level-0 files) reach the compaction trigger %d: compaction is behind%s",
+					b.SortedRuns, b.Level0Files, cfg.runTrigger, cure)
 			}
 		}
 		if cfg.bucketMode != "unaware" && b.Bytes > bucketRecommendedMax {
