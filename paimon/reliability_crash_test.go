@@ -38,6 +38,7 @@ const relDir = "wh/db.db/t"
 type crashOp struct {
 	name        string
 	partitioned bool
+	primaryKey  bool // id is the primary key (unpartitioned)
 	opts        map[string]string
 	// setup commits the data the table holds before the operation.
 	setup func(t *testing.T, fsys fs.FS)
@@ -131,6 +132,10 @@ func crashOps(t *testing.T) []crashOp {
 		{name: "compact-fixed-bucket-full", partitioned: false, setup: smallCommits, publishes: true,
 			opts:   map[string]string{"bucket": "2", "bucket-key": "id", "file.format": "avro", "write-only": "true"},
 			before: compacted, after: compacted, run: compact(true)},
+		// Six level-0 runs per bucket merged into one at the highest level.
+		{name: "compact-primary-key-full", primaryKey: true, setup: smallCommits, publishes: true,
+			opts:   map[string]string{"bucket": "2"},
+			before: compacted, after: compacted, run: compact(true)},
 	}
 }
 
@@ -212,7 +217,11 @@ func testFaultRecovery(t *testing.T, kind faultfs.Kind) {
 				stride := crashStride(t, be.name)
 				ctx := context.Background()
 				template := memfs.New(nil)
-				relCreate(t, template, relDir, op.partitioned, op.opts)
+				if op.primaryKey {
+					relCreatePK(t, template, relDir, op.opts)
+				} else {
+					relCreate(t, template, relDir, op.partitioned, op.opts)
+				}
 				op.setup(t, template)
 				rows, err := relRows(ctx, template, relDir)
 				require.NoError(t, err)

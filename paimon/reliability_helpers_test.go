@@ -39,6 +39,24 @@ func relCreate(t *testing.T, fsys fs.FS, dir string, partitioned bool, opts map[
 	require.NoError(t, err)
 }
 
+// relCreatePK creates the unpartitioned primary-key table id -> (dt, name,
+// score).
+func relCreatePK(t *testing.T, fsys fs.FS, dir string, opts map[string]string) {
+	t.Helper()
+	b := paimon.NewSchemaBuilder()
+	for _, f := range writeFields {
+		b.Column(f.Name, f.Type)
+	}
+	b.PrimaryKey("id")
+	for k, v := range opts {
+		b.Option(k, v)
+	}
+	s, err := b.Build()
+	require.NoError(t, err)
+	_, err = paimon.CreateTable(context.Background(), fsys, dir, s)
+	require.NoError(t, err)
+}
+
 // relWrite opens the table, writes rows and commits them with the user and
 // identifier, as one process would.
 func relWrite(ctx context.Context, fsys fs.FS, dir, user string, identifier int64, rows [][]any) (*paimon.CommitResult, error) {
