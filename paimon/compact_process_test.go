@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
@@ -42,16 +43,31 @@ func TestWriterAndCompactorProcesses(t *testing.T) {
 		t.Skip("helper process")
 	}
 	for _, n := range []int{1, 2} {
-		t.Run(fmt.Sprintf("compactors=%d", n), func(t *testing.T) { testWriterAndCompactors(t, n) })
+		t.Run(fmt.Sprintf("compactors=%d", n), func(t *testing.T) { testWriterAndCompactors(t, n, false) })
 	}
+	// A primary-key table (id): each commit a level-0 run per bucket,
+	// merged by the compactor while the writer goes on.
+	t.Run("primary-key", func(t *testing.T) { testWriterAndCompactors(t, 1, true) })
 }
 
-func testWriterAndCompactors(t *testing.T, compactors int) {
+func testWriterAndCompactors(t *testing.T, compactors int, pk bool) {
 	ctx := context.Background()
-	tbl, fsys := newWriteTable(t, true, map[string]string{
+	opts := map[string]string{
 		"bucket": "2", "bucket-key": "id", "write-only": "true",
 		"commit.max-retries": "10000", "commit.max-retry-wait": "100 ms",
-	})
+	}
+	var tbl *paimon.Table
+	var fsys fs.FS
+	if pk {
+		delete(opts, "bucket-key")
+		var err error
+		fsys, err = localfs.New(t.TempDir(), nil)
+		require.NoError(t, err)
+		relCreatePK(t, fsys, "db.db/t", opts)
+		tbl = reopen(t, fsys)
+	} else {
+		tbl, fsys = newWriteTable(t, true, opts)
+	}
 	root := fsys.(*localfs.FS).Root()
 	done := filepath.Join(t.TempDir(), "writer-done")
 	start := func(role string) (*exec.Cmd, *strings.Builder) {
