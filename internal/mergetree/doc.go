@@ -39,6 +39,20 @@
 // unsigned bytes, FLOAT and DOUBLE with < and > (so NaN equals everything),
 // decimals and timestamps by value.
 //
+// # Compaction
+//
+// Compaction reuses the reader. Levels holds a bucket's files as Java's
+// Levels does (level-0 files newest first, one sorted run per level above);
+// a Strategy (Universal, ForceUpLevel0, PickFullCompaction) picks a
+// CompactUnit; PlanCompactTask splits it into steps as Java's
+// MergeTreeCompactTask does (large files only change level, overlapping
+// sections are merged); RunCompactTask executes them: Read in key-value
+// layout over each rewrite's files, retractions dropped when DropDelete
+// says so, written through datafile's key-value writer at the output level
+// (Java MergeTreeCompactRewriter). Not implemented: lookup compaction with
+// deletion vectors and the changelog that lookup and full-compaction
+// producers write while compacting.
+//
 // # Memory
 //
 // Read streams: it holds the current batch of each sorted run of the
