@@ -30,7 +30,10 @@ type CompactOptions struct {
 	// BucketedAppendCompactManager.pickCompactBefore). Unaware-bucket
 	// tables (bucket = -1) are compacted the same way either way, as in
 	// Java (AppendCompactCoordinator): the small files of each partition
-	// are packed into rewrites of about twice the target size.
+	// are packed into rewrites of about twice the target size. In a
+	// primary-key table, Full merges every sorted run of each bucket into
+	// one at the highest level; without it a bucket is compacted when
+	// Java's UniversalCompaction picks something.
 	Full bool
 	// Partitions restricts the compaction to the partitions it matches: a
 	// predicate over partition columns only (Java's compact procedure
