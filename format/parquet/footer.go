@@ -62,10 +62,27 @@ func checkCodecs(rdr *file.Reader, name string) error {
 			if err != nil {
 				return fmt.Errorf("%w: %s: row group %d column %d: %w", ErrCorrupt, name, g, c, err)
 			}
+			if !knownCodec(cc.Compression()) {
+				// Not a value of Parquet's CompressionCodec enum: damage,
+				// not a feature this reader lacks.
+				return fmt.Errorf("%w: %s: row group %d column %s: compression codec %d is not a Parquet codec",
+					ErrCorrupt, name, g, cc.PathInSchema(), cc.Compression())
+			}
 			if _, err := compress.GetCodec(cc.Compression()); err != nil {
 				return fmt.Errorf("%w: %s: compression codec %s (column %s)", ErrUnsupported, name, cc.Compression(), cc.PathInSchema())
 			}
 		}
 	}
 	return nil
+}
+
+// knownCodec reports whether c is one of the codecs of Parquet's
+// CompressionCodec enum (parquet.thrift).
+func knownCodec(c compress.Compression) bool {
+	switch c {
+	case compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Gzip, compress.Codecs.Lzo,
+		compress.Codecs.Brotli, compress.Codecs.Lz4, compress.Codecs.Zstd, compress.Codecs.Lz4Raw:
+		return true
+	}
+	return false
 }
