@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
@@ -49,7 +50,15 @@ func liveEntries(ctx context.Context, meta *TableMeta, cache *manifestCache, s *
 	match func([]byte) (bool, error)) ([]manifest.ManifestEntry, error) {
 	fs := newFileScan(meta, cache)
 	if match != nil {
-		fs.keepEntry = func(e *manifest.ManifestEntry) (bool, error) { return match(e.Partition) }
+		// The scanner reads manifests in parallel and calls keepEntry from
+		// its workers; callers' match functions keep caches, so calls are
+		// serialised here.
+		var mu sync.Mutex
+		fs.keepEntry = func(e *manifest.ManifestEntry) (bool, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return match(e.Partition)
+		}
 	}
 	return fs.liveEntries(ctx, s)
 }
