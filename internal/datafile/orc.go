@@ -168,9 +168,15 @@ func orcStatValues(t schema.DataType, cs *orc.ColumnStatistics) (lo, hi any, ok 
 		// Java's ORC writer (DoubleStatisticsImpl.updateDouble) keeps NaN
 		// as both bounds when a NaN comes first, and Paimon's predicates
 		// then prune files that hold matching rows (Java loses them on its
-		// own files). Bounds with a NaN are not recorded: such a file is
-		// never pruned by this column.
-		if (math.IsNaN(mn) || math.IsNaN(mx)) && !orcKeepNaNBounds {
+		// own files). When a NaN comes later it is left out of both bounds
+		// (only the sum shows it), so a filter "> +Inf", which NaN matches
+		// in Java's order (Float.compare), would prune the file too. Bounds
+		// of a column that holds a NaN anywhere are not recorded: such a
+		// file is never pruned by this column. (Java's ORC reader makes the
+		// same call for its row groups: RecordReaderImpl skips predicate
+		// pushdown when the sum is NaN.)
+		anyNaN := math.IsNaN(mn) || math.IsNaN(mx) || (s.HasSum && math.IsNaN(s.Sum))
+		if anyNaN && !orcKeepNaNBounds {
 			return nil, nil, false
 		}
 		if t.Root == schema.Float {
