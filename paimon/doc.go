@@ -61,11 +61,13 @@
 //
 // # Concurrency and memory
 //
-// A Scan reads one split at a time on the consumer's goroutine unless told
-// otherwise: WithWorkers(n) reads n splits at once (a bounded pool, each
-// worker taking the next unread split), yielding batches in plan order or,
-// with WithUnordered, as they are ready; WithWorkers(1) reads on one
-// background goroutine a few batches ahead of the consumer. A primary-key
+// A Scan of several splits reads GOMAXPROCS of them at once by default (a
+// bounded pool, each worker taking the next unread split), yielding batches
+// in plan order, so the rows are those of a sequential read; a scan with a
+// Limit reads one split at a time. WithWorkers(n) sets the pool's size,
+// WithUnordered yields batches as they are ready, WithWorkers(1) reads on
+// one background goroutine a few batches ahead of the consumer, and a
+// negative count reads on the consumer's goroutine. A primary-key
 // merge decodes each sorted run ahead of the merge on a goroutine of its own
 // (WithReadAhead), so that decoding and merging overlap. Memory stays
 // bounded by batches, never by files: each worker and each sorted run holds

@@ -2,6 +2,7 @@ package paimon
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,4 +42,34 @@ func TestNameManifest(t *testing.T) {
 		})
 	}
 	require.Same(t, other, nameManifest(other, meta, metas, lists))
+}
+
+// TestScanWorkerCount pins the default read parallelism: GOMAXPROCS splits
+// at once for an unlimited scan of several splits, the consumer's goroutine
+// for one split, a limited scan or a negative count, and the caller's count
+// otherwise.
+func TestScanWorkerCount(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	cases := []struct {
+		workers int
+		limit   int64
+		splits  int
+		want    int
+	}{
+		{0, 0, 0, 0},
+		{0, 0, 1, 0},
+		{0, 0, 64, procs},
+		{0, 0, 2, min(procs, 2)},
+		{0, 10, 64, 0},
+		{-1, 0, 64, 0},
+		{1, 0, 64, 1},
+		{3, 10, 64, 3},
+		{5, 0, 0, 0},
+	}
+	for _, c := range cases {
+		s := &Scan{spec: ScanSpec{Workers: c.workers, Limit: c.limit}}
+		if got := s.workers(c.splits); got != c.want {
+			t.Errorf("workers=%d limit=%d splits=%d: got %d, want %d", c.workers, c.limit, c.splits, got, c.want)
+		}
+	}
 }

@@ -31,8 +31,8 @@ var ErrFormatNotSupported = fmt.Errorf("paimon: data file format not supported: 
 // readSplits reads splits one after the other, or Workers at a time,
 // yielding batches of the output schema. It stops at the scan's limit.
 func (s *Scan) readSplits(ctx context.Context, st *scanState, splits []Split, yield func(arrow.RecordBatch, error) bool) {
-	if s.spec.Workers > 0 && len(splits) > 0 {
-		s.readSplitsParallel(ctx, st, splits, yield)
+	if workers := s.workers(len(splits)); workers > 0 {
+		s.readSplitsParallel(ctx, st, splits, workers, yield)
 		return
 	}
 	r := &splitReader{scan: s, st: st, mem: s.allocator(), remaining: s.spec.Limit}

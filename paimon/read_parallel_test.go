@@ -38,7 +38,8 @@ func scanLines(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) ([]st
 }
 
 // TestScanWorkers reads tables of many splits (append and primary-key,
-// written by Go and by Java) with several workers: in order the rows come
+// written by Go and by Java) with several workers and with the default
+// (GOMAXPROCS workers without a limit): in order the rows come
 // out exactly as a one-split-at-a-time read yields them, unordered the same
 // rows in some order; limits hold and every batch is released.
 func TestScanWorkers(t *testing.T) {
@@ -65,10 +66,12 @@ func TestScanWorkers(t *testing.T) {
 			plan, err := tbl.NewScan().Plan(context.Background())
 			require.NoError(t, err)
 			require.Greater(t, len(plan.Splits), 1, "the table needs several splits")
-			want, err := scanLines(t, tbl, paimon.WithBatchSize(3))
+			// A negative count reads on the consumer's goroutine, one
+			// split after the other; 0 is the default pool.
+			want, err := scanLines(t, tbl, paimon.WithWorkers(-1), paimon.WithBatchSize(3))
 			require.NoError(t, err)
 			require.NotEmpty(t, want)
-			for _, workers := range []int{1, 2, 3, 16} {
+			for _, workers := range []int{0, 1, 2, 3, 16} {
 				mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 				got, err := scanLines(t, tbl, paimon.WithWorkers(workers), paimon.WithBatchSize(3), paimon.WithAllocator(mem))
 				require.NoError(t, err)

@@ -46,12 +46,16 @@ type ScanSpec struct {
 	// BatchSize is the maximum number of rows per batch; 0 means 4096.
 	BatchSize int
 	// Workers is how many splits Records, ReadSplits and NewReader read at
-	// once, each on a goroutine of its own taking the next unread split.
+	// once, each on a goroutine of its own taking the next unread split;
+	// batches still come out in plan order unless Unordered is set.
 	// 1 reads one split after the other on a background goroutine, a few
 	// batches ahead of the consumer (prefetch: decoding overlaps the
-	// consumer's work); 0, the default, reads on the consumer's goroutine.
-	// Each worker holds up to three batches in flight, so memory
-	// grows with Workers.
+	// consumer's work); a negative value reads on the consumer's
+	// goroutine. 0, the default, reads GOMAXPROCS splits at once when
+	// there are several and no Limit, and otherwise on the consumer's
+	// goroutine (a limited read stops early, and reading ahead would
+	// decode splits it never yields). Each worker holds up to three
+	// batches in flight, so memory grows with Workers.
 	Workers int
 	// Unordered, with Workers above 1, yields every batch as soon as a
 	// worker has read it, instead of split after split in plan order.
@@ -195,9 +199,6 @@ func (s *Scan) validate() error {
 	}
 	if s.spec.BatchSize < 0 {
 		return fmt.Errorf("%w: negative batch size %d", ErrInvalidScan, s.spec.BatchSize)
-	}
-	if s.spec.Workers < 0 {
-		return fmt.Errorf("%w: negative worker count %d", ErrInvalidScan, s.spec.Workers)
 	}
 	return s.validateIncremental()
 }
