@@ -41,14 +41,15 @@ import (
 //
 // For each Java version, on a warehouse of its own, every round our writer
 // (a new TableWriter, restoring from the table) makes PAIMON_PKW_COMMITS
-// commits per table (default 3) of inserts, +U updates and -U/+U pairs,
+// commits per table (default 5) of inserts, +U updates and -U/+U pairs,
 // deletes and re-inserts, with row kinds from a row-kind column; then one
 // JVM dumps each of our snapshots, for changelog tables also the changelog
 // of each (Java's incremental changelog read must return exactly the rows
-// we wrote), and applies one Java step per table: a write of its own (for
-// dynamic buckets through Java's HashBucketAssigner, reading our index
-// files), a normal compaction, or a full compaction (postpone tables:
-// Java's postpone-bucket compaction), and dumps the result. Java's dumps
+// we wrote), and applies one Java step per table (pwJavaStep): a write of
+// its own (for dynamic buckets through Java's HashBucketAssigner, reading
+// our index files), a full compaction, or a write and a normal compaction
+// (postpone tables: Java's postpone-bucket compaction), and dumps the
+// result. Java's dumps
 // must equal our scans of the same snapshots, and the model wherever a
 // batch read sees every committed row: always for tables without deletion
 // vectors, first-row or postpone buckets; for those, after a full (or
@@ -59,13 +60,18 @@ import (
 // and aggregation with ignore-retract: those tables are checked to still be
 // refused).
 //
-// PAIMON_PKW_ROUNDS (default 7) sets the number of rounds; the workload
-// comes from a logged seed (PAIMON_SEED replays it).
+// Size: PAIMON_PKW_ROUNDS (default 4) rounds of PAIMON_PKW_COMMITS
+// (default 5) commits of ours, at least 20 per table in all. A round costs
+// one JVM per Java version, and a JVM's start and its Java step per table
+// cost more than our commits do, so the default run packs the 20 commits
+// into four rounds (about 80 s on an idle two-core machine); the long run
+// of interop/README.md raises both. The workload comes from a logged seed
+// (PAIMON_SEED replays it).
 func TestLivePrimaryKeyWrites(t *testing.T) {
 	runners := interop.Require(t)
 	seed := liveSeed(t)
-	rounds := pwEnvInt(t, "PAIMON_PKW_ROUNDS", 7)
-	commits := pwEnvInt(t, "PAIMON_PKW_COMMITS", 3)
+	rounds := pwEnvInt(t, "PAIMON_PKW_ROUNDS", 4)
+	commits := pwEnvInt(t, "PAIMON_PKW_COMMITS", 5)
 	require.GreaterOrEqual(t, rounds*commits, 20, "the test promises at least 20 commits of ours per table")
 	t.Setenv("JAVA_TOOL_OPTIONS", strings.TrimSpace(os.Getenv("JAVA_TOOL_OPTIONS")+" -XX:TieredStopAtLevel=1"))
 	ctx := context.Background()
@@ -273,18 +279,17 @@ func pwModelLines(t *testing.T, tt *pwTable) []string {
 	return lines
 }
 
-// pwJavaStep is the round's Java step on one table: a write, a normal or a
-// full compaction, then a dump.
+// pwJavaStep is the round's Java step on one table, then a dump. Round i
+// of n: i%3 == 0 a write of Java's, i%3 == 1 a full compaction, i%3 == 2 a
+// write and a normal compaction; the last round a full compaction. So from
+// three rounds on, every table sees Java's writes, both kinds of
+// compaction, and our writes on top of Java's fully compacted output, in
+// as few JVM round trips as the commits allow.
 func pwJavaStep(t *testing.T, tt *pwTable, round, rounds int, out, wh string) []interop.BatchItem {
 	t.Helper()
-	var op map[string]any
-	full := false
-	switch {
-	case round == rounds-1 || round%4 == 3:
-		op, full = map[string]any{"op": "compact", "full": true}, true
-	case round%4 == 1:
-		op = map[string]any{"op": "compact", "full": false}
-	default:
+	var ops []any
+	full, compact := false, false
+	write := func() {
 		rows := tt.gen.commit(tt.rng, 5+tt.rng.IntN(20))
 		var objs []map[string]any
 		var kinds []string
@@ -298,18 +303,34 @@ func pwJavaStep(t *testing.T, tt *pwTable, round, rounds int, out, wh string) []
 			objs = append(objs, o)
 			kinds = append(kinds, r.kind)
 		}
-		op = map[string]any{"op": "write", "rows": objs, "kinds": kinds}
+		ops = append(ops, map[string]any{"op": "write", "rows": objs, "kinds": kinds})
 	}
-	plan, err := json.Marshal(map[string]any{"db": "pw", "table": tt.spec.name, "ops": []any{op}})
+	switch {
+	case round == rounds-1 || round%3 == 1:
+		ops, full, compact = []any{map[string]any{"op": "compact", "full": true}}, true, true
+	case round%3 == 2:
+		write()
+		ops, compact = append(ops, map[string]any{"op": "compact", "full": false}), true
+	default:
+		write()
+	}
+	what := make([]string, len(ops))
+	for i, op := range ops {
+		what[i] = fmt.Sprint(op.(map[string]any)["op"])
+		if op.(map[string]any)["op"] == "compact" && op.(map[string]any)["full"] == true {
+			what[i] = "full compaction"
+		}
+	}
+	plan, err := json.Marshal(map[string]any{"db": "pw", "table": tt.spec.name, "ops": ops})
 	require.NoError(t, err)
 	planFile := filepath.Join(out, fmt.Sprintf("%s-round%d-plan.json", tt.spec.name, round))
 	require.NoError(t, os.WriteFile(planFile, plan, 0o644))
-	ck := pwCheck{what: fmt.Sprintf("Java's %v in round %d", op["op"], round),
+	ck := pwCheck{what: fmt.Sprintf("Java's %s in round %d", strings.Join(what, " and "), round),
 		out: filepath.Join(out, fmt.Sprintf("%s-round%d-java.jsonl", tt.spec.name, round))}
 	// Compactions make everything visible (postpone: Java's postpone
 	// compaction writes real buckets, which Java's writer compacts as
 	// needed; with deletion vectors or first-row only a full one does).
-	if tt.spec.direct() || (full && tt.spec.bucket != -2) || (op["op"] == "compact" && tt.spec.bucket == -2 && !tt.spec.dv && tt.spec.engine != "first") {
+	if tt.spec.direct() || (full && tt.spec.bucket != -2) || (compact && tt.spec.bucket == -2 && !tt.spec.dv && tt.spec.engine != "first") {
 		ck.model = pwModelLines(t, tt)
 	}
 	tt.checks = append(tt.checks, ck)
