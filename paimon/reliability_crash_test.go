@@ -117,6 +117,34 @@ func crashOps(t *testing.T) []crashOp {
 		}
 	}
 	compacted := relRender(t, rowsOf(0, 240, 3))
+	// Primary-key writes (issue 17): one commit that updates keys 150-199,
+	// inserts 200-249 and deletes 0-29 (key-only), on top of two commits of
+	// keys 0-199.
+	var pkUpserts [][]any
+	for i := 150; i < 250; i++ {
+		pkUpserts = append(pkUpserts, []any{"2024-02-01", int64(i), fmt.Sprintf("u%d", i), float64(i)})
+	}
+	var pkDeletes []int64
+	for i := range 30 {
+		pkDeletes = append(pkDeletes, int64(i))
+	}
+	pkWrite := func(dels []int64) func(ctx context.Context, fsys fs.FS) error {
+		return func(ctx context.Context, fsys fs.FS) error {
+			_, err := relWritePK(ctx, fsys, relDir, "crash", 7, pkUpserts, dels)
+			return err
+		}
+	}
+	// Aggregation sums score: an upsert applied twice would show in the
+	// sums, not only in the snapshot count. Other fields keep the last
+	// non-NULL value.
+	var pkSummed [][]any
+	for _, r := range rowsOf(0, 200, 3) {
+		if id := r[1].(int64); id >= 150 {
+			r = []any{"2024-02-01", id, fmt.Sprintf("u%d", id), r[3].(float64) + float64(id)}
+		}
+		pkSummed = append(pkSummed, r)
+	}
+	pkSummed = append(pkSummed, pkUpserts[50:]...)
 	return []crashOp{
 		{name: "write-commit", partitioned: true, setup: base, publishes: true,
 			before: relRender(t, rowsOf(0, 200, 3)), after: relRender(t, rowsOf(0, 300, 3)), run: write},
@@ -134,6 +162,17 @@ func crashOps(t *testing.T) []crashOp {
 			before: compacted, after: compacted, run: compact(true)},
 		// Six level-0 runs merged into one at the highest level (one
 		// bucket: the steps of a bucket repeat per bucket).
+		// Deduplicate, one bucket, changelog files beside the data files,
+		// and a write buffer small enough to flush two sorted runs.
+		{name: "write-primary-key", primaryKey: true, setup: base, publishes: true,
+			opts:   map[string]string{"bucket": "1", "changelog-producer": "input", "write-buffer-size": "6kb"},
+			before: relRender(t, rowsOf(0, 200, 3)), after: relRender(t, rowsOf(30, 150, 3), pkUpserts), run: pkWrite(pkDeletes)},
+		// Aggregation in dynamic buckets: HASH index files, a new bucket
+		// for new keys.
+		{name: "write-primary-key-dynamic-aggregation", primaryKey: true, setup: base, publishes: true,
+			opts: map[string]string{"bucket": "-1", "dynamic-bucket.target-row-num": "120",
+				"merge-engine": "aggregation", "fields.score.aggregate-function": "sum"},
+			before: relRender(t, rowsOf(0, 200, 3)), after: relRender(t, pkSummed), run: pkWrite(nil)},
 		{name: "compact-primary-key-full", primaryKey: true, setup: smallCommits, publishes: true,
 			opts:   map[string]string{"bucket": "1"},
 			before: compacted, after: compacted, run: compact(true)},

@@ -100,6 +100,57 @@ func relWriteWith(ctx context.Context, fsys fs.FS, dir, user string, rows [][]an
 	return commit(c, msgs)
 }
 
+// relWritePK is one process's write into a primary-key table of
+// writeFields: it upserts rows and deletes the keys dels (key-only batches)
+// in batches of 40, then commits with the user and identifier.
+func relWritePK(ctx context.Context, fsys fs.FS, dir, user string, identifier int64, upserts [][]any, dels []int64) (*paimon.CommitResult, error) {
+	tbl, err := paimon.OpenTable(ctx, fsys, dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	w, err := tbl.NewWriter(&paimon.WriterOptions{CommitUser: user})
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close(ctx)
+	for i := 0; i < len(upserts); i += 40 {
+		rec, err := testtable.BuildRecord(memory.DefaultAllocator, writeFields, upserts[i:min(i+40, len(upserts))])
+		if err != nil {
+			return nil, err
+		}
+		err = w.Upsert(ctx, rec)
+		rec.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	keyOnly := writeFields[1:2]
+	for i := 0; i < len(dels); i += 40 {
+		var rows [][]any
+		for _, k := range dels[i:min(i+40, len(dels))] {
+			rows = append(rows, []any{k})
+		}
+		rec, err := testtable.BuildRecord(memory.DefaultAllocator, keyOnly, rows)
+		if err != nil {
+			return nil, err
+		}
+		err = w.Delete(ctx, rec)
+		rec.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	msgs, err := w.PrepareCommit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := tbl.NewCommit(&paimon.CommitOptions{User: user, MinRetryWait: time.Millisecond, MaxRetryWait: time.Millisecond})
+	if err != nil {
+		return nil, err
+	}
+	return c.Commit(ctx, identifier, msgs)
+}
+
 // relRows reads the latest snapshot (or the one opts select) as sorted
 // canonical rows. It never fails the test: read errors are returned.
 func relRows(ctx context.Context, fsys fs.FS, dir string, opts ...paimon.ScanOption) (rows []string, err error) {

@@ -953,7 +953,13 @@ func (p *pkWriter) writeHashIndex(ctx context.Context, b *pkBucket) (manifest.In
 	slices.Sort(hashes)
 	name := p.indexNames.Next("index-", "")
 	body := index.EncodeHashIndex(hashes)
-	if err := fs.WriteFile(ctx, p.w.t.meta.fsys, p.w.t.meta.IndexPath(name), body, &fs.CreateOptions{IfNotExist: true}); err != nil {
+	path := p.w.t.meta.IndexPath(name)
+	if err := fs.WriteFile(ctx, p.w.t.meta.fsys, path, body, &fs.CreateOptions{IfNotExist: true}); err != nil {
+		// A failed close may still have published the file (the name is
+		// ours alone): remove it, or it stays an orphan.
+		if rerr := ignoreMissing(p.w.t.meta.fsys.Remove(context.WithoutCancel(ctx), path)); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
 		return manifest.IndexFileMeta{}, fmt.Errorf("paimon: write hash index %s: %w", name, err)
 	}
 	return manifest.IndexFileMeta{IndexType: manifest.IndexTypeHash, FileName: name, FileSize: int64(len(body)), RowCount: int64(len(hashes))}, nil
