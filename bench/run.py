@@ -35,7 +35,7 @@ SCALES = {
 }
 
 OPS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv", "plan-10k", "plan-100k", "write-10m", "commit",
-       "compact-1k", "scan-1k", "scan-1k-compacted", "scan-all-orc", "filter-1pct-orc", "write-10m-orc"]
+       "compact-1k", "scan-1k", "scan-1k-compacted", "scan-all-orc", "filter-1pct-orc", "write-10m-orc", "pk-write"]
 IMPLS = ["go", "go-parallel", "java", "java-parallel", "pypaimon", "pypaimon-rust", "raw-pqarrow", "raw-pyarrow"]
 READS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv", "scan-all-orc", "filter-1pct-orc"]
 # Which implementation is attempted for which operation; a program may still answer "unsupported" (exit 3).
@@ -56,7 +56,10 @@ ORC_OPS = ("scan-all-orc", "filter-1pct-orc", "write-10m-orc")
 for _op in ("scan-all-orc", "filter-1pct-orc"):
     SUPPORT[_op] = ["go", "go-parallel", "java", "java-parallel", "pypaimon", "pypaimon-rust"]
 SUPPORT["write-10m-orc"] = ["go", "java"]
-WRITES = ("write-10m", "write-10m-orc", "commit", "compact-1k")  # they change their table: a fresh copy per run
+# Primary-key writes (issue 17): upserts into an empty primary-key table Java creates (gen-pkwrite).
+PKWRITE_OPS = ("pk-write",)
+SUPPORT["pk-write"] = ["go", "java", "pypaimon", "pypaimon-rust"]
+WRITES = ("write-10m", "write-10m-orc", "commit", "compact-1k", "pk-write")  # they change their table: a fresh copy per run
 
 def descriptions(scale):
     """What each operation does, with the sizes of the scale."""
@@ -81,6 +84,9 @@ def descriptions(scale):
         "scan-all-orc": "scan-all on the same rows written as ORC by Java (zstd, stripes of file.block-size)",
         "filter-1pct-orc": "filter-1pct on the ORC table (stripes and 10,000-row row groups pruned)",
         "write-10m-orc": "write-10m into an ORC table",
+        "pk-write": "upsert %s rows (30%% updates of earlier keys, %s keys) into a 4-bucket primary-key table "
+                    "(write-only) and commit; rows generated batch by batch inside the timed loop"
+                    % (f"{scale['scan_rows']:,}", f"{scale['scan_rows'] * 7 // 10:,}"),
     }
 
 
@@ -141,6 +147,11 @@ def ensure_orc_tables(args, scale, wh):
     gen_extra(args, scale, wh, "ORC", "gen-orc", "meta-orc.json", "scan_", ("scan_orc", "write_orc"))
 
 
+def ensure_pkwrite_tables(args, scale, wh):
+    """The empty primary-key table of pk-write (bench.pk_write), created once by Java (meta-pkwrite.json)."""
+    gen_extra(args, scale, wh, "primary-key write", "gen-pkwrite", "meta-pkwrite.json", "pk_write_", ("pk_write",))
+
+
 def ensure_tables(args, scale):
     base = os.path.join(args.home, "tables", "%s-%s" % (args.scale, TABLES_VERSION))
     wh = os.path.join(base, "warehouse")
@@ -176,7 +187,7 @@ def iterations(op, impl, args):
         return 1, 5
     if op == "commit":
         return 1, 10
-    if op in ("write-10m", "write-10m-orc", "compact-1k"):
+    if op in ("write-10m", "write-10m-orc", "compact-1k", "pk-write"):
         return 0, 1
     # Reads: the JVM gets warm-up iterations (JIT); Go and Python have no JIT and are measured cold.
     return (args.jvm_warmup if impl.startswith("java") else 0), 1
@@ -263,6 +274,7 @@ def expected_rows(op, impl, meta, params):
         "scan-all-orc": lambda: meta["scan_orc"]["file_rows"],
         "filter-1pct-orc": lambda: params["hi"] - params["lo"],
         "write-10m-orc": lambda: params["rows"],
+        "pk-write": lambda: params["rows"],
     }[op]
     return want()
 
@@ -274,7 +286,8 @@ def measure(args, wh, meta, params, ops, impls):
     table_of = {"scan-all": "scan", "scan-2col": "scan", "filter-1pct": "scan", "pk-dedup": "pk", "pk-dv": "pk_dv",
                 "plan-10k": "plan_10k", "plan-100k": "plan_100k", "write-10m": "write", "commit": "commit",
                 "compact-1k": "compact", "scan-1k": "compact", "scan-1k-compacted": "compact_done",
-                "scan-all-orc": "scan_orc", "filter-1pct-orc": "scan_orc", "write-10m-orc": "write_orc"}
+                "scan-all-orc": "scan_orc", "filter-1pct-orc": "scan_orc", "write-10m-orc": "write_orc",
+                "pk-write": "pk_write"}
     for op in ops:
         todo = [i for i in impls if i in SUPPORT[op]]
         dropped = set()
@@ -728,9 +741,11 @@ def main():
         ensure_compact_tables(args, scale, wh)
     if any(o in ORC_OPS for o in ops):
         ensure_orc_tables(args, scale, wh)
+    if any(o in PKWRITE_OPS for o in ops):
+        ensure_pkwrite_tables(args, scale, wh)
     with open(os.path.join(wh, "meta.json")) as f:
         meta = json.load(f)
-    for extra in ("meta-compact.json", "meta-orc.json"):
+    for extra in ("meta-compact.json", "meta-orc.json", "meta-pkwrite.json"):
         if os.path.exists(os.path.join(wh, extra)):
             with open(os.path.join(wh, extra)) as f:
                 meta.update(json.load(f))

@@ -6,6 +6,8 @@
  *   PaimonBench gen <warehouse> <key=value>...        generate the tables (see Gen below); progress on stderr
  *   PaimonBench gen-orc <warehouse> <key=value>...    add the ORC tables (scan_orc, write_orc) to a warehouse
  *                                                     gen made; their description goes to meta-orc.json
+ *   PaimonBench gen-pkwrite <warehouse>               add the empty primary-key table pk_write (pk-write);
+ *                                                     meta-pkwrite.json
  *   PaimonBench run <op> <key=value>...               time one operation; ONE JSON line on stdout
  *
  * run keys: warehouse=<dir> parallel=true|false threads=<n> warmup=<n> iters=<n> lo=<id> hi=<id> rows=<n>
@@ -95,6 +97,9 @@ public final class PaimonBench {
             case "gen-orc":
                 Gen.orc(args[1], kv);
                 break;
+            case "gen-pkwrite":
+                Gen.pkWrite(args[1]);
+                break;
             case "run":
                 Run.op(args[1], kv);
                 break;
@@ -102,6 +107,18 @@ public final class PaimonBench {
                 throw new IllegalArgumentException("unknown command " + args[0]);
         }
         System.exit(0); // shaded Hadoop may leave non-daemon threads behind
+    }
+
+    /**
+     * The key of row i of pk-write (bench/ops/pkwrite.go PKWriteKey): of each block of ten rows, seven insert new
+     * keys and three update keys written before.
+     */
+    static long pkWriteKey(long i) {
+        long block = i / 10, r = i % 10;
+        if (r < 7) {
+            return block * 7 + r;
+        }
+        return (i * 2_654_435_761L) % (block * 7 + 7);
     }
 
     static Map<String, String> keyValues(String[] args) {
@@ -282,6 +299,31 @@ public final class PaimonBench {
                 deleteRecursively(io);
             }
             Files.write(Paths.get(warehouse, "meta-orc.json"), Json.write(meta).getBytes(StandardCharsets.UTF_8));
+        }
+
+        /**
+         * pk_write: the empty primary-key table every implementation upserts the rows of pk-write into (k BIGINT, v
+         * BIGINT, s STRING, d DOUBLE; 4 buckets; write-only, since pypaimon and paimon-rust do not compact and
+         * paimon-go's writer leaves compaction to Table.Compact). Generated apart from gen, like the ORC tables.
+         */
+        static void pkWrite(String warehouse) throws Exception {
+            Map<String, Object> meta = new LinkedHashMap<>();
+            try (Catalog catalog = openCatalog(warehouse)) {
+                catalog.createDatabase(DB, true);
+                catalog.createTable(Identifier.create(DB, "pk_write"), Schema.newBuilder()
+                        .column("k", DataTypes.BIGINT().notNull())
+                        .column("v", DataTypes.BIGINT())
+                        .column("s", DataTypes.STRING())
+                        .column("d", DataTypes.DOUBLE())
+                        .primaryKey("k")
+                        .option("bucket", "4")
+                        .option("write-only", "true")
+                        .option("file.format", "parquet")
+                        .option("file.compression", "zstd")
+                        .build(), true);
+                meta.put("pk_write", Map.of("rows", 0));
+            }
+            Files.write(Paths.get(warehouse, "meta-pkwrite.json"), Json.write(meta).getBytes(StandardCharsets.UTF_8));
         }
 
         static Map<String, Object> scanTable(Catalog catalog, IOManager ioManager, long rows, int files, String blockSize)
@@ -737,6 +779,26 @@ public final class PaimonBench {
                                     for (int i = 0; i < chunk.n; i++) {
                                         w.write(chunk.row(i));
                                     }
+                                }
+                                c.commit(w.prepareCommit());
+                            }
+                            return rows;
+                        };
+                        break;
+                    }
+                    case "pk-write": {
+                        Table t = catalog.getTable(Identifier.create(DB, "pk_write"));
+                        long rows = need(kv, "rows");
+                        if (warmup > 0 || iters != 1) {
+                            throw new IllegalArgumentException("pk-write runs once per process");
+                        }
+                        // The rows are built on the fly inside the timed loop, as every implementation does
+                        // (bench/ops/pkwrite.go): nobody holds the whole input.
+                        body = () -> {
+                            BatchWriteBuilder wb = t.newBatchWriteBuilder();
+                            try (BatchTableWrite w = wb.newWrite().withIOManager(ioManager); BatchTableCommit c = wb.newCommit()) {
+                                for (long i = 0; i < rows; i++) {
+                                    w.write(GenericRow.of(pkWriteKey(i), i, BinaryString.fromString("v-" + i), i / 2.0));
                                 }
                                 c.commit(w.prepareCommit());
                             }

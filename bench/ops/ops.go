@@ -50,8 +50,11 @@ const (
 	OpScanAllORC = "scan-all-orc"
 	OpFilterORC  = "filter-1pct-orc"
 	OpWriteORC   = "write-10m-orc"
-	DB           = "bench"
-	commitBatch  = 10 // rows of each commit of the commit benchmark
+	// OpPKWrite upserts rows (30% of them updates) into a primary-key
+	// table of 4 buckets (issue 17; pkwrite.go).
+	OpPKWrite   = "pk-write"
+	DB          = "bench"
+	commitBatch = 10 // rows of each commit of the commit benchmark
 )
 
 // Options configures one run of an operation.
@@ -148,6 +151,8 @@ func prepare(ctx context.Context, op, impl string, o Options) (timedBody, error)
 		return timed(func(ctx context.Context) (int64, error) { return planRows(ctx, tbl) }), nil
 	case OpWrite, OpWriteORC:
 		return prepareWrite(ctx, op, impl, o)
+	case OpPKWrite:
+		return preparePKWrite(ctx, impl, o)
 	case OpCommit:
 		if impl != ImplGo {
 			return nil, fmt.Errorf("%w: %s by %s", ErrUnsupported, op, impl)

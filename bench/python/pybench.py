@@ -30,7 +30,7 @@ DAYS = 5
 COMMIT_ROWS = 10
 READ_TABLES = {"scan-all": "scan", "scan-2col": "scan", "filter-1pct": "scan", "pk-dedup": "pk", "pk-dv": "pk_dv",
                "scan-all-orc": "scan_orc", "filter-1pct-orc": "scan_orc"}
-WRITE_TABLES = {"write-10m": "write", "write-10m-orc": "write_orc"}
+WRITE_TABLES = {"write-10m": "write", "write-10m-orc": "write_orc", "pk-write": "pk_write"}
 PLAN_TABLES = {"plan-10k": "plan_10k", "plan-100k": "plan_100k"}
 PROJECTED = ["id", "price"]
 
@@ -104,6 +104,40 @@ def generate_append(total_rows, batch_rows=65_536):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Rows of pk-write (bench/ops/pkwrite.go): row i is k = key(i), v = i, s = "v-<i>", d = i / 2; of each block of
+# ten rows seven insert new keys and three update keys written before
+# ---------------------------------------------------------------------------------------------------------------
+
+def pk_write_schema():
+    import pyarrow as pa
+    return pa.schema([
+        pa.field("k", pa.int64(), nullable=False),
+        pa.field("v", pa.int64()),
+        pa.field("s", pa.string()),
+        pa.field("d", pa.float64()),
+    ])
+
+
+def pk_write_batch(start, n):
+    """Rows [start, start+n) of pk-write as one RecordBatch, vectorized (numpy, pyarrow.compute)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    i = np.arange(start, start + n, dtype=np.int64)
+    block, r = i // 10, i % 10
+    k = np.where(r < 7, block * 7 + r, (i * 2_654_435_761) % (block * 7 + 7))
+    v = pa.array(i)
+    s = pc.binary_join_element_wise("v-", pc.cast(v, pa.string()), "")
+    return pa.RecordBatch.from_arrays([pa.array(k), v, s, pa.array(i / 2.0)], schema=pk_write_schema())
+
+
+def pk_write_batches(total_rows, batch_rows=65_536):
+    """The batches of pk-write, each generated when it is asked for (inside the timed loop, as everywhere)."""
+    for start in range(0, total_rows, batch_rows):
+        yield pk_write_batch(start, min(batch_rows, total_rows - start))
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # pypaimon
 # ---------------------------------------------------------------------------------------------------------------
 
@@ -144,6 +178,8 @@ class PyPaimon:
     def write(self, args, table_name="write"):
         import pyarrow as pa
         table = self.table(table_name)
+        if table_name == "pk_write":
+            return self.write_pk(table, args.rows)
         data = pa.Table.from_batches(generate_append(args.rows))
 
         def body():
@@ -157,6 +193,25 @@ class PyPaimon:
                 tw.close()
                 tc.close()
             return data.num_rows
+        return body
+
+    def write_pk(self, table, rows):
+        import pyarrow as pa
+
+        def body():
+            wb = table.new_batch_write_builder()
+            tw = wb.new_write()
+            tc = wb.new_commit()
+            n = 0
+            try:
+                for b in pk_write_batches(rows):
+                    tw.write_arrow(pa.Table.from_batches([b]))
+                    n += b.num_rows
+                tc.commit(tw.prepare_commit())
+            finally:
+                tw.close()
+                tc.close()
+            return n
         return body
 
     def commit_once(self, table, batch):
@@ -219,6 +274,8 @@ class PyPaimonRust:
 
     def write(self, args, table_name="write"):
         table = self.table(table_name)
+        if table_name == "pk_write":
+            return self.write_pk(table, args.rows)
         batches = generate_append(args.rows)
 
         def body():
@@ -233,6 +290,23 @@ class PyPaimonRust:
                 tw.close()
                 tc.close()
             return sum(b.num_rows for b in batches)
+        return body
+
+    def write_pk(self, table, rows):
+        def body():
+            wb = table.new_batch_write_builder()
+            tw = wb.new_write()
+            tc = wb.new_commit()
+            n = 0
+            try:
+                for b in pk_write_batches(rows):
+                    tw.write_arrow(b)
+                    n += b.num_rows
+                tc.commit(tw.prepare_commit())
+            finally:
+                tw.close()
+                tc.close()
+            return n
         return body
 
     def commit_once(self, table, batch):
