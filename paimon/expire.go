@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -39,6 +41,12 @@ type ExpireOptions struct {
 	// start over if it expired. 0 means DefaultCommitGrace; a negative
 	// value turns the grace off (Java has none).
 	CommitGrace time.Duration
+	// DryRun computes what an expiration would do without changing
+	// anything: the ExpireResult names the snapshots that would expire and
+	// counts the files that would be deleted, DryRunFiles lists them, and
+	// no file, hint or commit-progress record is written or removed. Empty
+	// directories are not predicted (DeletedDirectories stays 0).
+	DryRun bool
 }
 
 // DefaultCommitGrace is ExpireOptions.CommitGrace when unset.
@@ -75,6 +83,9 @@ type ExpireResult struct {
 	// external path (data-file.external-paths), which this library cannot
 	// reach and therefore leaves in place.
 	SkippedExternalFiles int
+	// DryRunFiles lists, in a dry run (ExpireOptions.DryRun), the files that
+	// would be deleted, sorted; nil otherwise.
+	DryRunFiles []string
 }
 
 // ExpireSnapshots deletes the oldest snapshots of the table's branch and
@@ -118,8 +129,14 @@ func (t *Table) ExpireSnapshots(ctx context.Context, opts *ExpireOptions) (*Expi
 	if err != nil {
 		return nil, err
 	}
+	if opts != nil && opts.DryRun {
+		e.dry = map[string]struct{}{}
+	}
 	if err := e.expire(ctx); err != nil {
 		return e.res, fmt.Errorf("paimon: expire snapshots of %s: %w", t.meta.Root(), err)
+	}
+	if e.dry != nil {
+		e.res.DryRunFiles = slices.Sorted(maps.Keys(e.dry))
 	}
 	return e.res, nil
 }

@@ -41,6 +41,12 @@ type expirer struct {
 	cachedTagFiles map[dataFileKey]struct{}
 
 	guard *expireGuard
+
+	// dry is non-nil in a dry run (ExpireOptions.DryRun): the files that
+	// would be deleted. A path in it counts as already gone, as it would
+	// be after a real removal.
+	dry   map[string]struct{}
+	dryMu sync.Mutex
 }
 
 // dataFileKey identifies a data file the way Java's tag skipper does
@@ -195,6 +201,17 @@ func (e *expirer) removeAll(ctx context.Context, paths []string) (int, error) {
 	}
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
+	if e.dry != nil {
+		n := 0
+		for _, p := range paths {
+			k, err := e.removeOne(ctx, p)
+			if err != nil {
+				return n, err
+			}
+			n += k
+		}
+		return n, nil
+	}
 	var (
 		mu       sync.Mutex
 		removed  int
@@ -237,6 +254,9 @@ func (e *expirer) removeAll(ctx context.Context, paths []string) (int, error) {
 
 // removeOne deletes one file; a missing file is not an error.
 func (e *expirer) removeOne(ctx context.Context, p string) (int, error) {
+	if e.dry != nil {
+		return e.dryRemove(ctx, p)
+	}
 	err := e.fsys.Remove(ctx, p)
 	switch {
 	case err == nil:
@@ -247,8 +267,36 @@ func (e *expirer) removeOne(ctx context.Context, p string) (int, error) {
 	return 0, fmt.Errorf("remove %s: %w", p, err)
 }
 
+// dryRemove is removeOne in a dry run: it records p when the file exists
+// and was not recorded before.
+func (e *expirer) dryRemove(ctx context.Context, p string) (int, error) {
+	e.dryMu.Lock()
+	_, seen := e.dry[p]
+	e.dryMu.Unlock()
+	if seen {
+		return 0, nil
+	}
+	ok, err := fs.Exists(ctx, e.fsys, p)
+	if err != nil {
+		return 0, fmt.Errorf("stat %s: %w", p, err)
+	}
+	if !ok {
+		return 0, nil
+	}
+	e.dryMu.Lock()
+	defer e.dryMu.Unlock()
+	if _, seen := e.dry[p]; seen {
+		return 0, nil
+	}
+	e.dry[p] = struct{}{}
+	return 1, nil
+}
+
 // writeEarliestHint replaces snapshot/EARLIEST (HintFileUtils.commitHint).
 func (e *expirer) writeEarliestHint(ctx context.Context, id int64) error {
+	if e.dry != nil {
+		return nil
+	}
 	if err := fs.WriteFile(ctx, e.fsys, e.meta.branchPath(snapshotDir, earliestHint), snapshot.FormatHint(id), nil); err != nil {
 		return err
 	}

@@ -33,8 +33,10 @@ func (e *expirer) expireUntil(ctx context.Context, earliest, end int64) error {
 
 	// The identifiers of the expiring snapshots are recorded before
 	// anything is deleted (commit-progress records).
-	if err := e.recordExpiring(ctx, expiring, end); err != nil {
-		return err
+	if e.dry == nil {
+		if err := e.recordExpiring(ctx, expiring, end); err != nil {
+			return err
+		}
 	}
 	// Everything that protects files is read before the first deletion, so
 	// that a failure to read it deletes nothing.
@@ -77,8 +79,11 @@ func (e *expirer) expireUntil(ctx context.Context, earliest, end int64) error {
 			return err
 		}
 	}
-	// 3. Bucket and partition directories left empty.
-	e.cleanEmptyDirectories(ctx)
+	// 3. Bucket and partition directories left empty (not predicted in a
+	// dry run: nothing was removed from them).
+	if e.dry == nil {
+		e.cleanEmptyDirectories(ctx)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -390,12 +390,28 @@ func TestExpireGoldenTables(t *testing.T) {
 				// every tag must survive.
 				views := []int64{retained[0]}
 				viewsBefore := expViews(t, tbl, views)
+				// A dry run first: it changes nothing and predicts exactly
+				// what the real run then deletes.
+				filesBefore := expListFiles(t, fsys, dir)
+				dryOpts := v.opts
+				dryOpts.DryRun = true
+				dry, err := tbl.ExpireSnapshots(ctx, &dryOpts)
+				require.NoError(t, err)
+				require.Equal(t, filesBefore, expListFiles(t, fsys, dir), "a dry run changed files")
 				check := startExpireCheck(t, fsys, dir)
 				opts := v.opts
 				res, err := tbl.ExpireSnapshots(ctx, &opts)
 				require.NoError(t, err)
-				check.finish(res)
+				deleted := check.finish(res)
 				require.Equal(t, expNilIfEmpty(wantExpired), expNilIfEmpty(res.Expired))
+				require.Equal(t, res.Expired, dry.Expired)
+				require.Equal(t, len(deleted), len(dry.DryRunFiles))
+				if len(deleted) > 0 {
+					require.Equal(t, deleted, dry.DryRunFiles)
+				}
+				require.Nil(t, res.DryRunFiles)
+				dry.DryRunFiles, dry.EarliestHint, dry.DeletedDirectories = nil, res.EarliestHint, res.DeletedDirectories
+				require.Equal(t, res, dry, "dry run counts differ from the real run's")
 				if len(wantExpired) > 0 {
 					require.Equal(t, retained[0], res.EarliestHint)
 					hint, err := fs.ReadFile(ctx, fsys, dir+"/snapshot/EARLIEST")

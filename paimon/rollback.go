@@ -230,3 +230,81 @@ func removeIfExists(ctx context.Context, fsys fs.FS, p string) error {
 	}
 	return nil
 }
+
+// PreviewRollback says what RollbackTo(ctx, id) (with tag "") or
+// RollbackToTag(ctx, tag) (with id 0) would do on a filesystem-published
+// table, changing nothing: the snapshot that would become the latest, the
+// snapshot files, long-lived changelogs and tags that would be removed, and
+// whether the target would be restored from its tag. It reads the same
+// listings the rollback acts on (RollbackHelper.cleanLargerThan), so a
+// rollback that follows with no writer in between does exactly this.
+func (t *Table) PreviewRollback(ctx context.Context, id int64, tag string) (*RollbackResult, error) {
+	if (id == 0) == (tag == "") {
+		return nil, fmt.Errorf("%w: preview rollback of %s: give a snapshot id or a tag, not both or neither", ErrInvalidOption, t.meta.Root())
+	}
+	res := &RollbackResult{}
+	if tag == "" {
+		_, err := t.meta.ReadSnapshot(ctx, id)
+		if errors.Is(err, ErrSnapshotNotFound) {
+			tags, terr := readTags(ctx, t.meta)
+			if terr != nil {
+				return nil, fmt.Errorf("paimon: preview rollback of %s to snapshot %d: %w", t.meta.Root(), id, terr)
+			}
+			for _, nt := range tags {
+				if nt.tag.ID == id {
+					return t.PreviewRollback(ctx, 0, nt.name)
+				}
+			}
+			return nil, fmt.Errorf("paimon: preview rollback of %s: %w (neither a snapshot file nor a tag holds it)", t.meta.Root(), err)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("paimon: preview rollback of %s to snapshot %d: %w", t.meta.Root(), id, err)
+		}
+		res.SnapshotID = id
+	} else {
+		if err := checkTagName(tag); err != nil {
+			return nil, err
+		}
+		tg, err := t.meta.ReadTag(ctx, tag)
+		if err != nil {
+			return nil, fmt.Errorf("paimon: preview rollback of %s: %w", t.meta.Root(), err)
+		}
+		res.SnapshotID = tg.Snapshot.ID
+		exists, err := fs.Exists(ctx, t.meta.fsys, t.meta.SnapshotPath(res.SnapshotID))
+		if err != nil {
+			return nil, fmt.Errorf("paimon: preview rollback of %s: %w", t.meta.Root(), err)
+		}
+		res.Restored = !exists
+	}
+	fail := func(err error) (*RollbackResult, error) {
+		return nil, fmt.Errorf("paimon: preview rollback of %s to snapshot %d: %w", t.meta.Root(), res.SnapshotID, err)
+	}
+	ids, err := t.meta.SnapshotIDs(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	for _, sid := range ids {
+		if sid > res.SnapshotID {
+			res.DeletedSnapshots = append(res.DeletedSnapshots, sid)
+		}
+	}
+	cids, err := t.meta.listIDs(ctx, t.meta.branchPath(longLivedChangelogDir), longLivedChangelogPrefix)
+	if err != nil {
+		return fail(err)
+	}
+	for _, cid := range cids {
+		if cid > res.SnapshotID {
+			res.DeletedChangelogs = append(res.DeletedChangelogs, cid)
+		}
+	}
+	tags, err := readTags(ctx, t.meta)
+	if err != nil {
+		return fail(err)
+	}
+	for _, nt := range tags {
+		if nt.tag.ID > res.SnapshotID {
+			res.DeletedTags = append(res.DeletedTags, nt.name)
+		}
+	}
+	return res, nil
+}

@@ -44,9 +44,18 @@ func TestRollbackToSnapshot(t *testing.T) {
 	require.NoError(t, err)
 	before := tagCountFiles(t, fsys, dir)
 
+	// The preview predicts the rollback and changes nothing.
+	preview, err := tbl.PreviewRollback(ctx, 3, "")
+	require.NoError(t, err)
+	require.Equal(t, before, tagCountFiles(t, fsys, dir))
+	require.Equal(t, int64(5), rbHint(t, fsys, dir, "LATEST"))
+	_, err = tbl.PreviewRollback(ctx, 3, "at2")
+	require.ErrorIs(t, err, paimon.ErrInvalidOption)
+
 	res, err := tbl.RollbackTo(ctx, 3)
 	require.NoError(t, err)
 	require.Equal(t, &paimon.RollbackResult{SnapshotID: 3, DeletedSnapshots: []int64{4, 5}, DeletedTags: []string{"at5"}}, res)
+	require.Equal(t, res, preview)
 	require.Equal(t, []int64{1, 2, 3}, rbSnapshotIDs(t, tbl))
 	require.Equal(t, int64(3), rbHint(t, fsys, dir, "LATEST"))
 	require.Equal(t, before-3, tagCountFiles(t, fsys, dir), "only the two snapshot files and one tag are removed")
@@ -74,8 +83,12 @@ func TestRollbackToExpiredTag(t *testing.T) {
 	require.Equal(t, []int64{5}, rbSnapshotIDs(t, tbl))
 
 	// Snapshot 1 expired, but tag t1 holds it: RollbackTo goes through it.
+	preview, err := tbl.PreviewRollback(ctx, 1, "")
+	require.NoError(t, err)
+	require.Equal(t, []int64{5}, rbSnapshotIDs(t, tbl), "the preview changed the table")
 	res, err := tbl.RollbackTo(ctx, 1)
 	require.NoError(t, err)
+	require.Equal(t, res, preview)
 	require.Equal(t, &paimon.RollbackResult{SnapshotID: 1, DeletedSnapshots: []int64{5}, DeletedTags: []string{"t2"}, Restored: true}, res)
 	require.Equal(t, []int64{1}, rbSnapshotIDs(t, tbl))
 	require.Equal(t, int64(1), rbHint(t, fsys, dir, "LATEST"))

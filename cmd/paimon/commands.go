@@ -71,7 +71,7 @@ func init() {
 		{
 			name:     "expire",
 			summary:  "expire old snapshots of a table and delete the files only they reference",
-			synopsis: "--warehouse URI [--retain-min N] [--retain-max N] [--older-than DURATION] [--max-deletes N] db.table",
+			synopsis: "--warehouse URI [--retain-min N] [--retain-max N] [--older-than DURATION] [--max-deletes N] [--dry-run] db.table",
 			details:  expireDetails,
 			run:      runExpire,
 		},
@@ -87,7 +87,7 @@ func init() {
 		{
 			name:     "rollback",
 			summary:  "roll a table back to a snapshot or a tag",
-			synopsis: "--warehouse URI (--snapshot N | --tag T) db.table",
+			synopsis: "--warehouse URI (--snapshot N | --tag T) [--dry-run] db.table",
 			details:  rollbackDetails,
 			run:      runRollback,
 		},

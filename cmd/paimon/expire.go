@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,10 @@ Beyond Java's rules, a snapshot that was the latest less than
 computed from it. --commit-grace 0 turns this off; do that only when no
 writer is committing.
 
+--dry-run prints what would expire and which files would be deleted, and
+changes nothing (with --output json, the files are listed under
+"would_delete").
+
 DURATION is a number and a unit as in table options ("30 min", "2 h",
 "7 d") or a Go duration ("1h30m"); --older-than 0 expires snapshots
 whatever their age.
@@ -47,6 +52,7 @@ func parseExpireArgs(e *env, c *command, args []string) (*expireArgs, error) {
 	fs.StringVar(&olderThan, "older-than", "", "expire only snapshots committed more than `DURATION` ago")
 	fs.StringVar(&maxDeletes, "max-deletes", "", "expire at most `N` snapshots in this run")
 	fs.StringVar(&grace, "commit-grace", "", "keep snapshots that were the latest less than `DURATION` ago (default 1 min)")
+	fs.BoolVar(&a.opts.DryRun, "dry-run", false, "print what would expire and be deleted; change nothing")
 	var err error
 	if a.tableArgs, err = parseTable(e, c, fs, args, tableSpec{formats: healthFormats}); err != nil {
 		return nil, err
@@ -121,10 +127,37 @@ func runExpire(ctx context.Context, e *env, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
+	if a.opts.DryRun {
+		displayPaths(ctx, a.tableArgs, tbl, res.DryRunFiles)
+		if a.output == formatJSON {
+			return writeExpireJSON(e.stdout, res, ids)
+		}
+		return writeExpireDryText(e.stdout, a.table, res, ids)
+	}
 	if a.output == formatJSON {
 		return writeExpireJSON(e.stdout, res, ids)
 	}
 	return writeExpireText(e.stdout, a.table, res, ids)
+}
+
+// writeExpireDryText prints what an expiration would do: the snapshots,
+// the counts and every file that would be deleted, one per line.
+func writeExpireDryText(w io.Writer, table paimon.Identifier, res *paimon.ExpireResult, ids []int64) error {
+	if len(res.Expired) == 0 {
+		_, err := fmt.Fprintf(w, "Dry run: nothing would expire in %s: %s.\n", table, snapshotRange(ids))
+		return err
+	}
+	left := slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { return slices.Contains(res.Expired, id) })
+	fmt.Fprintf(w, "Dry run: would expire %d snapshot%s of %s (%s); %s would be left.\n", len(res.Expired), plural(len(res.Expired)), table,
+		idRange(res.Expired), snapshotRange(left))
+	fmt.Fprintf(w, "Would delete %d data files, %d changelog files, %d manifests, %d manifest lists, %d index manifests, %d index files, %d statistics files and %d snapshot files:\n",
+		res.DeletedDataFiles, res.DeletedChangelogFiles, res.DeletedManifests, res.DeletedManifestLists,
+		res.DeletedIndexManifests, res.DeletedIndexFiles, res.DeletedStatistics, len(res.Expired))
+	for _, f := range res.DryRunFiles {
+		fmt.Fprintf(w, "  %s\n", f)
+	}
+	_, err := fmt.Fprintln(w, "Nothing was changed.")
+	return err
 }
 
 func writeExpireText(w io.Writer, table paimon.Identifier, res *paimon.ExpireResult, left []int64) error {
@@ -177,6 +210,10 @@ type expireJSON struct {
 	DeletedStatistics     int     `json:"deleted_statistics"`
 	DeletedDirectories    int     `json:"deleted_directories"`
 	SkippedExternalFiles  int     `json:"skipped_external_files"`
+	// DryRun and WouldDelete are set by --dry-run: nothing was deleted,
+	// the counts say what would be, and WouldDelete lists the files.
+	DryRun      bool     `json:"dry_run,omitempty"`
+	WouldDelete []string `json:"would_delete,omitempty"`
 }
 
 func writeExpireJSON(w io.Writer, res *paimon.ExpireResult, left []int64) error {
@@ -187,6 +224,9 @@ func writeExpireJSON(w io.Writer, res *paimon.ExpireResult, left []int64) error 
 		DeletedIndexManifests: res.DeletedIndexManifests, DeletedIndexFiles: res.DeletedIndexFiles,
 		DeletedStatistics: res.DeletedStatistics, DeletedDirectories: res.DeletedDirectories,
 		SkippedExternalFiles: res.SkippedExternalFiles,
+	}
+	if res.DryRunFiles != nil {
+		out.DryRun, out.WouldDelete = true, res.DryRunFiles
 	}
 	return writeJSON(w, out)
 }

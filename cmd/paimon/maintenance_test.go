@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,7 +47,33 @@ func TestExpireCommand(t *testing.T) {
 	// The Java snapshots are years old by now, but 10 are kept by default.
 	require.Equal(t, "Nothing to expire in interop.append_unpartitioned: 5 snapshots (1..5).\n",
 		runOK(t, "expire", "--warehouse", wh, table))
+	// A dry run lists what the real run then deletes, and deletes nothing.
+	before := listTree(t, dir)
+	dry := runOK(t, "expire", "--warehouse", wh, table, "--retain-min", "2", "--older-than", "0", "--dry-run")
+	require.Equal(t, before, listTree(t, dir), "a dry run changed files")
+	require.True(t, strings.HasPrefix(dry, "Dry run: would expire 3 snapshots of interop.append_unpartitioned (1..3); 2 snapshots (4..5) would be left.\n"+
+		"Would delete 3 data files, 0 changelog files, 0 manifests, 6 manifest lists, 0 index manifests, 0 index files, 0 statistics files and 3 snapshot files:\n"), dry)
+	require.True(t, strings.HasSuffix(dry, "Nothing was changed.\n"), dry)
+	var dryJSON expireJSON
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, "expire", "--warehouse", wh, table, "--retain-min", "2", "--older-than", "0", "--dry-run", "--output", "json")), &dryJSON))
+	require.True(t, dryJSON.DryRun)
+	require.Equal(t, []int64{1, 2, 3}, dryJSON.Expired)
+	require.Len(t, dryJSON.WouldDelete, 12)
+	require.Equal(t, before, listTree(t, dir))
 	out := runOK(t, "expire", "--warehouse", wh, table, "--retain-min", "2", "--older-than", "0")
+	var gone []string
+	after := listTree(t, dir)
+	for _, p := range before {
+		if !slices.Contains(after, p) {
+			gone = append(gone, p)
+		}
+	}
+	require.Len(t, gone, len(dryJSON.WouldDelete))
+	for _, p := range dryJSON.WouldDelete {
+		rel := strings.TrimPrefix(filepath.ToSlash(p), filepath.ToSlash(dir)+"/")
+		require.Contains(t, gone, rel, "would delete %s, which the real run kept", p)
+		require.Contains(t, dry, "  "+p+"\n")
+	}
 	require.Equal(t, "Expired 3 snapshots of interop.append_unpartitioned (1..3); 2 snapshots (4..5) left.\n"+
 		"Deleted 3 data files, 0 changelog files, 0 manifests, 6 manifest lists, 0 index manifests, 0 index files, 0 statistics files.\n", out)
 	require.Equal(t, []int64{4, 5}, snapshotIDsOf(t, wh, table))
@@ -110,6 +137,10 @@ func TestRollbackCommand(t *testing.T) {
 	table := "interop.append_unpartitioned"
 	w := "--warehouse=" + wh
 	runOK(t, "tag", "create", w, table, "last")
+	before := listTree(t, dir)
+	require.Equal(t, "Dry run: would roll back interop.append_unpartitioned to snapshot 3: would delete snapshots 4..5, tag last.\nNothing was changed.\n",
+		runOK(t, "rollback", w, table, "--snapshot", "3", "--dry-run"))
+	require.Equal(t, before, listTree(t, dir), "a dry run changed files")
 	require.Equal(t, "Rolled back interop.append_unpartitioned to snapshot 3: deleted snapshots 4..5, tag last.\n",
 		runOK(t, "rollback", w, table, "--snapshot", "3"))
 	require.Equal(t, []int64{1, 2, 3}, snapshotIDsOf(t, wh, table))
@@ -127,6 +158,8 @@ func TestRollbackCommand(t *testing.T) {
 	// To a tag whose snapshot expired: the snapshot comes back from it.
 	wh2, _ := goldenCopy(t, "tag-expire", "tag_expire")
 	table2 := "interop.tag_expire"
+	require.Equal(t, "Dry run: would roll back interop.tag_expire to snapshot 1 (restored from its tag): would delete snapshot 5, tag t2.\nNothing was changed.\n",
+		runOK(t, "rollback", "--warehouse", wh2, table2, "--tag", "t1", "--dry-run"))
 	require.Equal(t, "Rolled back interop.tag_expire to snapshot 1 (restored from its tag): deleted snapshot 5, tag t2.\n",
 		runOK(t, "rollback", "--warehouse", wh2, table2, "--tag", "t1"))
 	require.Equal(t, []int64{1}, snapshotIDsOf(t, wh2, table2))
@@ -136,6 +169,8 @@ func TestRollbackCommand(t *testing.T) {
 
 	runFail(t, "snapshot not found", "rollback", w, table, "--snapshot", "9")
 	runFail(t, "tag not found", "rollback", w, table, "--tag", "nope")
+	runFail(t, "tag not found", "rollback", w, table, "--tag", "nope", "--dry-run")
+	runFail(t, "snapshot not found", "rollback", w, table, "--snapshot", "9", "--dry-run")
 	runFail(t, "table not found", "rollback", w, "interop.nope", "--snapshot", "1")
 	runUsage(t, "--snapshot and --tag cannot be combined", "rollback", w, table, "--snapshot", "1", "--tag", "x")
 	runUsage(t, "missing target", "rollback", w, table)
@@ -157,4 +192,19 @@ func TestExpireCommitGrace(t *testing.T) {
 	require.Contains(t, runOK(t, "expire", "--warehouse", wh, "db.t", "--retain-min", "1", "--older-than", "0", "--commit-grace", "0"),
 		"Expired 2 snapshots of db.t (1..2)")
 	runUsage(t, "--commit-grace", "expire", "--warehouse", wh, "db.t", "--commit-grace", "-1s")
+}
+
+// listTree lists the files under dir, slash-separated relative paths, sorted.
+func listTree(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		out = append(out, filepath.ToSlash(rel))
+		return err
+	}))
+	return out
 }

@@ -76,21 +76,7 @@ func runOrphans(ctx context.Context, e *env, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Print each file under the table's location as the user gave the
-	// warehouse (absolute for a local one), not as a name inside the
-	// file system.
-	loc := tableLocation(ctx, &a.catalog, a.warehouse, a.table)
-	if !strings.Contains(loc, ":") {
-		if abs, err := filepath.Abs(loc); err == nil {
-			loc = abs
-		}
-	}
-	root := strings.TrimSuffix(tbl.Meta().Root(), "/") + "/"
-	for i, p := range res.Deleted {
-		if rel, ok := strings.CutPrefix(p, root); ok {
-			res.Deleted[i] = loc + "/" + rel
-		}
-	}
+	displayPaths(ctx, a.tableArgs, tbl, res.Deleted)
 	olderThan := a.opts.OlderThan
 	if olderThan == 0 {
 		olderThan = paimon.DefaultOrphanOlderThan
@@ -124,6 +110,24 @@ func writeOrphansText(w io.Writer, table paimon.Identifier, res *paimon.OrphanRe
 	}
 	_, err := fmt.Fprintln(w, ".")
 	return err
+}
+
+// displayPaths rewrites file paths of tbl (names inside its file system)
+// in place to paths under the table's location as the user gave the
+// warehouse (absolute for a local one).
+func displayPaths(ctx context.Context, a *tableArgs, tbl *paimon.Table, paths []string) {
+	loc := tableLocation(ctx, &a.catalog, a.warehouse, a.table)
+	if !strings.Contains(loc, ":") {
+		if abs, err := filepath.Abs(loc); err == nil {
+			loc = abs
+		}
+	}
+	root := strings.TrimSuffix(tbl.Meta().Root(), "/") + "/"
+	for i, p := range paths {
+		if rel, ok := strings.CutPrefix(p, root); ok {
+			paths[i] = loc + "/" + rel
+		}
+	}
 }
 
 // durationText renders a duration in the largest unit that divides it:

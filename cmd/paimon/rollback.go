@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/paimon-go/paimon-go/paimon"
@@ -16,6 +17,8 @@ the tags of those snapshots. When the snapshot of --tag has expired, its
 snapshot file is written again from the tag. --snapshot N of an expired
 snapshot works too while a tag still holds it.
 
+--dry-run prints what the rollback would delete and changes nothing.
+
 Data and manifest files are left in place, as Java leaves them: those only
 the removed snapshots referenced become unreferenced files that no reader
 reaches. Stop writers while rolling back.
@@ -23,7 +26,10 @@ reaches. Stop writers while rolling back.
 Exit status: 0 ok, 1 runtime error, 2 usage error.`
 
 func runRollback(ctx context.Context, e *env, c *command, args []string) error {
-	a, err := parseTable(e, c, newFlagSet(c), args, tableSpec{travel: true,
+	fs := newFlagSet(c)
+	var dryRun bool
+	fs.BoolVar(&dryRun, "dry-run", false, "print what the rollback would delete; change nothing")
+	a, err := parseTable(e, c, fs, args, tableSpec{travel: true,
 		snapshotUsage: "roll back to snapshot `N`", tagUsage: "roll back to the snapshot of tag `T`"})
 	if err != nil {
 		return err
@@ -38,6 +44,12 @@ func runRollback(ctx context.Context, e *env, c *command, args []string) error {
 	}
 	defer closeCatalog()
 	var res *paimon.RollbackResult
+	if dryRun {
+		if res, err = tbl.PreviewRollback(ctx, snap, tag); err != nil {
+			return err
+		}
+		return writeRollbackText(e.stdout, id, res, true)
+	}
 	if tag != "" {
 		res, err = tbl.RollbackToTag(ctx, tag)
 	} else {
@@ -46,13 +58,29 @@ func runRollback(ctx context.Context, e *env, c *command, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "Rolled back %s to snapshot %d", id, res.SnapshotID)
-	if res.Restored {
-		fmt.Fprint(e.stdout, " (restored from its tag)")
+	return writeRollbackText(e.stdout, id, res, false)
+}
+
+// writeRollbackText prints what a rollback did, or in a dry run would do.
+func writeRollbackText(w io.Writer, id paimon.Identifier, res *paimon.RollbackResult, dryRun bool) error {
+	if dryRun {
+		fmt.Fprintf(w, "Dry run: would roll back %s to snapshot %d", id, res.SnapshotID)
+		if res.Restored {
+			fmt.Fprint(w, " (restored from its tag)")
+		}
+	} else {
+		fmt.Fprintf(w, "Rolled back %s to snapshot %d", id, res.SnapshotID)
+		if res.Restored {
+			fmt.Fprint(w, " (restored from its tag)")
+		}
+	}
+	verb := "deleted"
+	if dryRun {
+		verb = "would delete"
 	}
 	var parts []string
 	if n := len(res.DeletedSnapshots); n > 0 {
-		parts = append(parts, fmt.Sprintf("deleted snapshot%s %s", plural(n), idRange(res.DeletedSnapshots)))
+		parts = append(parts, fmt.Sprintf("%s snapshot%s %s", verb, plural(n), idRange(res.DeletedSnapshots)))
 	}
 	if n := len(res.DeletedChangelogs); n > 0 {
 		parts = append(parts, fmt.Sprintf("changelog%s %s", plural(n), idRange(res.DeletedChangelogs)))
@@ -63,6 +91,9 @@ func runRollback(ctx context.Context, e *env, c *command, args []string) error {
 	if len(parts) == 0 {
 		parts = append(parts, "nothing to delete")
 	}
-	fmt.Fprintf(e.stdout, ": %s.\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, ": %s.\n", strings.Join(parts, ", "))
+	if dryRun {
+		fmt.Fprintln(w, "Nothing was changed.")
+	}
 	return nil
 }
