@@ -91,8 +91,9 @@ def descriptions(scale):
 
 
 IMPL_NOTES = {
-    "go": "paimon-go: Scan.Records with default options: one split at a time; a primary-key merge decodes each "
-          "sorted run ahead on a goroutine of its own (ReadAhead 2), so it may use a second core",
+    "go": "paimon-go: Scan.Records with default options: GOMAXPROCS splits at once, batches in plan order "
+          "(since 7327f6e; one split at a time before); a primary-key merge also decodes each sorted run ahead on a "
+          "goroutine of its own (ReadAhead 2)",
     "go-parallel": "paimon-go: Scan.Records with WithWorkers(GOMAXPROCS) and WithUnordered: that many splits read at once",
     "java": "Java Paimon 1.4.2 table API: one TableRead over all splits (single thread)",
     "java-parallel": "Java Paimon 1.4.2: thread pool (one thread per core), a TableRead per split",
