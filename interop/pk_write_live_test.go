@@ -56,15 +56,16 @@ import (
 // postpone) compaction, since Java reads only compacted levels of them. The
 // last round ends with a full compaction, so every table is compared with
 // the model at the end, and pypaimon's dump of each table of the first
-// warehouse too (pypaimon 2.1.0 refuses partial-update with sequence groups
-// and aggregation with ignore-retract: those tables are checked to still be
-// refused).
+// warehouse too, as is pypaimon's dump of our last snapshot (before that
+// compaction: our own files) with Java's dump of it (pypaimon 2.1.0
+// refuses partial-update with sequence groups and aggregation with
+// ignore-retract: those tables are checked to still be refused).
 //
 // Size: PAIMON_PKW_ROUNDS (default 4) rounds of PAIMON_PKW_COMMITS
 // (default 5) commits of ours, at least 20 per table in all. A round costs
 // one JVM per Java version, and a JVM's start and its Java step per table
 // cost more than our commits do, so the default run packs the 20 commits
-// into four rounds (about 80 s on an idle two-core machine); the long run
+// into four rounds (about 90 s on an idle two-core machine, pypaimon included); the long run
 // of interop/README.md raises both. The workload comes from a logged seed
 // (PAIMON_SEED replays it).
 func TestLivePrimaryKeyWrites(t *testing.T) {
@@ -115,6 +116,13 @@ func TestLivePrimaryKeyWrites(t *testing.T) {
 				want, err := pwLines(tt.fields, tt.gen.model.rows())
 				require.NoError(t, err)
 				pwCompare(t, python.Name()+"'s dump of "+tt.spec.name, want, got)
+
+				// Our last snapshot: the files as we wrote them.
+				out, err = python.Dump(ctx, wh.dir, tt.id(), interop.DumpOptions{Snapshot: tt.pySnapshot})
+				require.NoError(t, err)
+				got, err = canon.ReadLines(strings.NewReader(string(out)))
+				require.NoError(t, err)
+				pwCompare(t, fmt.Sprintf("%s's dump vs Java's after %s", python.Name(), tt.pyWhat), tt.pyWant, got)
 			})
 		}
 	})
@@ -146,6 +154,12 @@ type pwTable struct {
 	checks []pwCheck
 	// modelChecks counts the reads compared with the model.
 	modelChecks int
+	// The latest snapshot of ours (made by our last commit so far) and
+	// Java's dump of it: pypaimon reads it too, our level-0 files as we
+	// wrote them, before Java's last compaction rewrites them.
+	pySnapshot int64
+	pyWhat     string
+	pyWant     []string
 }
 
 func (tt *pwTable) id() string  { return "pw." + tt.spec.name }
@@ -359,6 +373,9 @@ func pwCheckRound(ctx context.Context, t *testing.T, fsys *localfs.FS, tt *pwTab
 			}
 			if ck.changelogOut != "" {
 				pwCompare(t, "Java's changelog of "+ck.what+" vs the rows we wrote", ck.changelog, readCanon(t, ck.changelogOut))
+			}
+			if ck.snapshot > 0 {
+				tt.pySnapshot, tt.pyWhat, tt.pyWant = ck.snapshot, ck.what, java
 			}
 		}
 		tt.checks = tt.checks[:0]
