@@ -55,7 +55,7 @@ func init() {
 		{
 			name:     "health",
 			summary:  "inspect a table's layout, compaction backlog, snapshots and consumers",
-			synopsis: "--warehouse URI [--output text|json] [--small-file-threshold SIZE] db.table",
+			synopsis: "--warehouse URI [--output text|json] [--small-file-threshold SIZE] [--skip-unreferenced] db.table",
 			details:  healthDetails,
 			run:      runHealth,
 		},

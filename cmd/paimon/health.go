@@ -19,7 +19,9 @@ import (
 const healthDetails = `
 The table is "database.table" or "database.table$branch_NAME". Flags may come
 before or after it. Only metadata is read (schema, snapshots, manifests,
-consumers), never data files.
+consumers), never data files; the table's directories are listed to count
+the files nothing references (as "paimon orphans" does; --skip-unreferenced
+leaves that out on a large table in an object store).
 
 The report shows the table's kind and write options, its data per partition
 and bucket (files, total, average and median size, small files; for
@@ -61,6 +63,10 @@ the table option that addresses it:
   consumer-expired   a consumer's next snapshot no longer exists.
   consumer-blocking  a consumer keeps snapshots from expiring.
   no-snapshot        the table has no snapshot yet.
+  unreferenced-files files that no snapshot, tag, changelog or branch
+                     references, with their bytes: left by failed or no-op
+                     commits, rollbacks or interrupted expirations. "paimon
+                     orphans --delete" removes those older than 1 d.
 
 A consumer's lag is the number of snapshots committed that it has not read:
 latest snapshot id - next snapshot + 1 (0 when it is caught up).
@@ -87,11 +93,13 @@ func runHealth(ctx context.Context, e *env, c *command, args []string) error {
 	var small string
 	fs := newFlagSet(c)
 	fs.StringVar(&small, "small-file-threshold", "", "files below `SIZE` (e.g. 16mb) count as small (default 70% of target-file-size)")
+	var skipUnref bool
+	fs.BoolVar(&skipUnref, "skip-unreferenced", false, "do not list the table's directories for unreferenced files")
 	a, err := parseTable(e, c, fs, args, tableSpec{formats: healthFormats})
 	if err != nil {
 		return err
 	}
-	opts := &health.Options{Now: healthNow}
+	opts := &health.Options{Now: healthNow, SkipUnreferenced: skipUnref}
 	if small != "" {
 		if opts.SmallFileThreshold, err = paimon.ParseMemorySize(small); err != nil || opts.SmallFileThreshold <= 0 {
 			return usagef(c.name, "--small-file-threshold %q: want a positive size such as 16mb", small)
@@ -192,6 +200,16 @@ func writeHealthText(w io.Writer, rep *health.Report) error {
 			k = "Consumers"
 		}
 		line(k, "%s: next snapshot %d, %d behind", c.ID, c.NextSnapshot, c.Lag)
+	}
+	if u := rep.Unreferenced; u != nil {
+		switch {
+		case u.Error != "":
+			line("Unreferenced files", "unknown (see findings)")
+		case u.Files == 0:
+			line("Unreferenced files", "none")
+		default:
+			line("Unreferenced files", "%d, %s (paimon orphans lists them)", u.Files, health.FormatBytes(u.Bytes))
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -300,3 +300,31 @@ func TestHealthTesttable(t *testing.T) {
 		require.Contains(t, r.stderr, tt.want)
 	}
 }
+
+// TestHealthUnreferenced checks that health counts the files nothing
+// references with the library's orphan scan: a stray data file, then the
+// files a rollback leaves, the same files "paimon orphans" lists.
+func TestHealthUnreferenced(t *testing.T) {
+	wh, dir := goldenCopy(t, "append-unpartitioned", "append_unpartitioned")
+	table := "interop.append_unpartitioned"
+	rep := healthJSON(t, "--warehouse", wh, table)
+	require.Equal(t, &health.Unreferenced{}, rep.Unreferenced)
+	require.NotContains(t, rules(rep), "unreferenced-files")
+	require.Contains(t, runOK(t, "health", "--warehouse", wh, table), "Unreferenced files  none\n")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bucket-0", "data-stray-0.parquet"), make([]byte, 123), 0o644))
+	rep = healthJSON(t, "--warehouse", wh, table)
+	require.Equal(t, &health.Unreferenced{Files: 1, Bytes: 123}, rep.Unreferenced)
+	require.Contains(t, rules(rep), "unreferenced-files")
+	text := runOK(t, "health", "--warehouse", wh, table)
+	require.Contains(t, text, "Unreferenced files  1, 123 B (paimon orphans lists them)\n")
+	require.Contains(t, text, "  info     table: 1 file (123 B) that no snapshot")
+	require.Nil(t, healthJSON(t, "--warehouse", wh, table, "--skip-unreferenced").Unreferenced)
+
+	runOK(t, "rollback", "--warehouse", wh, table, "--snapshot", "2")
+	rep = healthJSON(t, "--warehouse", wh, table)
+	var orphans orphansJSON
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, "orphans", "--warehouse", wh, table, "--older-than", "1ns", "--output", "json")), &orphans))
+	require.Greater(t, len(orphans.Files), 1)
+	require.Equal(t, &health.Unreferenced{Files: len(orphans.Files), Bytes: orphans.Bytes}, rep.Unreferenced)
+}

@@ -3,7 +3,9 @@
 // compaction backlog, its snapshots against their retention, and its
 // consumers, each problem a Finding naming the table options that address
 // it. Only metadata is read (schema, snapshots, manifests, consumers),
-// never data files.
+// never data files; the table's directories are listed to find the files
+// nothing references (Table.RemoveOrphanFiles in a dry run, the library's
+// one orphan scan).
 //
 // Inspect reads what the report is computed from; the analysis itself
 // (rules.go) does no I/O. The rules, with their thresholds:
@@ -27,6 +29,8 @@
 //	consumer-expired   a consumer's next snapshot no longer exists
 //	consumer-blocking  a consumer keeps snapshots from expiring
 //	no-snapshot        the table has no snapshot yet
+//	unreferenced-files files no snapshot, tag, changelog or branch references (left by failed
+//	                   or no-op commits, rollbacks, interrupted expirations), with their bytes
 package health
 
 import (
@@ -50,6 +54,10 @@ type Options struct {
 	SmallFileThreshold int64
 	// Now is the clock ages are measured against; nil means time.Now.
 	Now func() time.Time
+	// SkipUnreferenced leaves out the scan for unreferenced files, which
+	// lists every data directory of the table (slow on a large table in an
+	// object store).
+	SkipUnreferenced bool
 }
 
 // Report is the result of Inspect. Its JSON form (the field tags) is what
@@ -59,7 +67,20 @@ type Report struct {
 	Snapshots Snapshots  `json:"snapshots"`
 	Consumers []Consumer `json:"consumers"`
 	Buckets   []Bucket   `json:"buckets"`
-	Findings  []Finding  `json:"findings"`
+	// Unreferenced is nil when Options.SkipUnreferenced was set.
+	Unreferenced *Unreferenced `json:"unreferenced,omitempty"`
+	Findings     []Finding     `json:"findings"`
+}
+
+// Unreferenced counts the files of the table that nothing references,
+// whatever their age, as "paimon orphans" lists them. Those younger than
+// paimon.DefaultOrphanOlderThan may still belong to a write in flight.
+type Unreferenced struct {
+	Files int   `json:"files"`
+	Bytes int64 `json:"bytes"`
+	// Error is set when the scan failed (e.g. a snapshot names a missing
+	// manifest); Files and Bytes are then 0.
+	Error string `json:"error,omitempty"`
 }
 
 // Table describes the table and the write options the rules read.
@@ -200,6 +221,20 @@ func Inspect(ctx context.Context, tbl *paimon.Table, opts *Options) (*Report, er
 			return nil, err
 		}
 	}
+	if !o.SkipUnreferenced {
+		in.unreferenced = &Unreferenced{}
+		// The age threshold must be positive; one nanosecond counts every
+		// file, the freshest included.
+		res, err := tbl.RemoveOrphanFiles(ctx, &paimon.OrphanOptions{DryRun: true, OlderThan: time.Nanosecond, Now: o.Now})
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			in.unreferenced.Error = err.Error()
+		default:
+			in.unreferenced.Files, in.unreferenced.Bytes = len(res.Deleted), res.DeletedBytes
+		}
+	}
 	return analyze(in), nil
 }
 
@@ -293,6 +328,8 @@ type input struct {
 	times       map[int64]int64
 	consumers   []Consumer
 	now         time.Time
+	// unreferenced is nil when the scan was skipped.
+	unreferenced *Unreferenced
 }
 
 // file is one live data file.

@@ -97,6 +97,18 @@ func analyze(in *input) *Report {
 
 	analyzeBuckets(rep, cfg, add)
 	analyzeSnapshots(rep, in, add)
+	if u := in.unreferenced; u != nil {
+		rep.Unreferenced = u
+		switch {
+		case u.Error != "":
+			add("unreferenced-files", "warning", "table", "",
+				"the scan for unreferenced files failed: %s", u.Error)
+		case u.Files > 0:
+			add("unreferenced-files", "info", "table", "",
+				"%d file%s (%s) that no snapshot, tag, changelog or branch references, left by failed or no-op commits, rollbacks or interrupted expirations; `paimon orphans --delete` (Table.RemoveOrphanFiles) removes those older than 1 d",
+				u.Files, map[bool]string{true: "", false: "s"}[u.Files == 1], FormatBytes(u.Bytes))
+		}
+	}
 	return rep
 }
 
