@@ -149,9 +149,9 @@ type FileInfo struct {
 	IsDir bool
 }
 
-// MkdirAllFS is implemented by file systems with real directories that can
-// be created without a file in them. Object stores do not implement it:
-// their directories exist only through the files below them. Use the
+// MkdirAllFS is implemented by file systems that can make a directory
+// exist without a file in it: real directories, or on object stores
+// (fs/blobfs) a directory marker object as Hadoop's connectors write one. Use the
 // [MkdirAll] helper rather than asserting this interface: wrappers such as
 // [Sub] implement all optional interfaces and delegate to the helpers, so a
 // successful assertion says nothing about the underlying store.

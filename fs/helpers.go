@@ -85,10 +85,11 @@ func ReadDir(ctx context.Context, fsys FS, dir string) ([]FileInfo, error) {
 	return out, nil
 }
 
-// MkdirAll creates dir and its parents on file systems with real
-// directories ([MkdirAllFS]). On object stores, where a directory exists
-// only through the files below it, it validates dir and does nothing.
-// Java Paimon calls FileIO.mkdirs when it creates a database directory.
+// MkdirAll creates dir and its parents on file systems that implement
+// [MkdirAllFS] (real directories; fs/blobfs writes a directory marker).
+// On others, where a directory exists only through the files below it, it
+// validates dir and does nothing. Java Paimon calls FileIO.mkdirs when it
+// creates a database directory.
 func MkdirAll(ctx context.Context, fsys FS, dir string) error {
 	if err := CheckDir("mkdir", dir); err != nil {
 		return err

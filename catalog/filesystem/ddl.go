@@ -23,8 +23,9 @@ const (
 
 // CreateDatabase creates the directory <warehouse>/<name>.db, which is all
 // a database is to Java's FileSystemCatalog (it keeps no properties). On an
-// object store, which has no empty directories, the database only becomes
-// visible once a table is created in it.
+// object store fs.MkdirAll writes a directory marker "<name>.db/", as
+// Java's FileIO.mkdirs does through Hadoop's S3A and GCS connectors, so the
+// empty database exists and a table can be created in it.
 func (c *Catalog) CreateDatabase(ctx context.Context, name string, ignoreIfExists bool) error {
 	if err := checkDatabaseName(name); err != nil {
 		return err

@@ -42,8 +42,8 @@ type Options struct {
 	ErrorCode func(error) gcerrors.ErrorCode
 }
 
-// FS is an fs.FS over a *blob.Bucket. It implements fs.RemoveAllFS and
-// fs.ReadFileFS. It is safe for concurrent use.
+// FS is an fs.FS over a *blob.Bucket. It implements fs.RemoveAllFS,
+// fs.ReadFileFS and fs.MkdirAllFS (by a directory marker, see MkdirAll). It is safe for concurrent use.
 type FS struct {
 	bucket     *blob.Bucket
 	prefix     string // "" or a valid name, without trailing slash
