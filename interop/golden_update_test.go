@@ -65,6 +65,10 @@ type DumpSpec struct {
 	// "<col> <op> <canon-v1 JSON literal>", "<col> is null" or
 	// "<col> is not null".
 	Filter string `json:"filter,omitempty"`
+	// PlannedFiles asks the Java producer to record the files its plan
+	// keeps for Filter as dump-<Name>.files (bucket path/file name, one a
+	// line; the warehouse path replaced by $WAREHOUSE).
+	PlannedFiles bool `json:"plannedFiles,omitempty"`
 	// Versions, when set, are the only producer versions that record this
 	// dump (a read the other versions do differently or cannot do).
 	Versions []string `json:"versions,omitempty"`
@@ -241,7 +245,13 @@ func generateScenario(ctx context.Context, t *testing.T, r *interop.Runner, root
 		if len(d.Versions) > 0 && !slices.Contains(d.Versions, r.Version) {
 			continue
 		}
-		add("dump-"+d.Name+".jsonl", d.args(wh, table))
+		args := d.args(wh, table)
+		if d.Filter != "" && r.Producer == "java" && d.PlannedFiles {
+			// The files Java's plan keeps for the filter, which
+			// TestGoldenPlannedFiles compares with ours.
+			args = append(args, "--planned-files", filepath.Join(out, "dump-"+d.Name+".files"))
+		}
+		add("dump-"+d.Name+".jsonl", args)
 		sc.Dumps = append(sc.Dumps, d)
 	}
 	if err := r.Batch(ctx, items); err != nil {
@@ -289,6 +299,19 @@ func generateScenario(ctx context.Context, t *testing.T, r *interop.Runner, root
 			sc.Audit = true
 		case strings.HasPrefix(name, "meta-"):
 			sc.Meta = append(sc.Meta, strings.TrimSuffix(strings.TrimPrefix(name, "meta-"), ".jsonl"))
+		}
+	}
+	for _, d := range sc.Dumps {
+		p := filepath.Join(out, "dump-"+d.Name+".files")
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(b), wh, "$WAREHOUSE")), 0o644); err != nil {
+			return err
 		}
 	}
 	if err := copyTree(wh, filepath.Join(out, "warehouse")); err != nil {

@@ -202,6 +202,7 @@ func addStats(a, b PlanStats) PlanStats {
 	a.FilesPrunedByPartition += b.FilesPrunedByPartition
 	a.FilesPrunedByBucket += b.FilesPrunedByBucket
 	a.FilesPrunedByStats += b.FilesPrunedByStats
+	a.FilesPrunedByIndex += b.FilesPrunedByIndex
 	a.FilesPrunedByLimit += b.FilesPrunedByLimit
 	a.FilesSkippedLevel0 += b.FilesSkippedLevel0
 	a.RowCount += b.RowCount

@@ -25,7 +25,10 @@
 // drops what the filter proves empty — manifests by their partition
 // statistics, files by partition value, by bucket when the filter fixes the
 // bucket key (Java BucketSelector), and by min/max/null-count statistics
-// written under any older schema (mapped by field id) — and packs the rest
+// written under any older schema (mapped by field id), and on append tables
+// by the bloom-filter and bitmap file indexes Java embeds in the manifest
+// (a separate .index file is tested when its data file is read; see
+// file_index.go) — and packs the rest
 // into Splits per partition and bucket (Java AppendOnlySplitGenerator).
 // PlanStats records the funnel. A Split is a plain serialisable value
 // (MarshalBinary), so one process can plan and many read with

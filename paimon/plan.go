@@ -41,6 +41,10 @@ type PlanStats struct {
 	// count the files removed by each step; FilesPrunedByLimit those not
 	// needed to reach the limit.
 	FilesPrunedByPartition, FilesPrunedByBucket, FilesPrunedByStats, FilesPrunedByLimit int
+	// FilesPrunedByIndex counts the files whose embedded file index
+	// excludes the filter (file_index.go); files with a separate index
+	// file are planned and skipped when read, as in Java.
+	FilesPrunedByIndex int
 	// FilesSkippedLevel0 counts level-0 files of primary-key tables a batch
 	// scan does not read because deletion vectors or the first-row engine
 	// make the higher levels complete (Java KeyValueFileStoreScan).

@@ -295,6 +295,15 @@ func (p *pruner) pruneEntries(ctx context.Context, entries []*manifest.ManifestE
 			stats.FilesPrunedByStats++
 			continue
 		}
+		if e.File.EmbeddedIndex != nil && p.st.fileIndexUsable() {
+			if keep, err = p.st.keepByIndex(ctx, &e.File, e.File.EmbeddedIndex); err != nil {
+				return nil, err
+			}
+			if !keep {
+				stats.FilesPrunedByIndex++
+				continue
+			}
+		}
 		out = append(out, e)
 	}
 	return out, nil

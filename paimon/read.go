@@ -75,6 +75,16 @@ func (r *splitReader) readSplit(ctx context.Context, sp *Split, yield func(arrow
 	}
 	for i := range sp.Files {
 		f := &sp.Files[i]
+		if len(r.st.schema.PrimaryKeys) == 0 {
+			skip, err := r.readSkipsFile(ctx, sp, f)
+			if err != nil {
+				yield(nil, err)
+				return false
+			}
+			if skip {
+				continue
+			}
+		}
 		ok := true
 		for rec, err := range r.readFile(ctx, sp, f, dvs[f.FileName]) {
 			if err != nil {

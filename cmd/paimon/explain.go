@@ -129,6 +129,7 @@ func explainText(w io.Writer, tbl *paimon.Table, plan *paimon.Plan, parts []sche
 	fmt.Fprintf(tw, "  - partition:\t%d pruned\n", st.FilesPrunedByPartition)
 	fmt.Fprintf(tw, "  - bucket:\t%d pruned\n", st.FilesPrunedByBucket)
 	fmt.Fprintf(tw, "  - stats:\t%d pruned\n", st.FilesPrunedByStats)
+	fmt.Fprintf(tw, "  - file index:\t%d pruned\n", st.FilesPrunedByIndex)
 	fmt.Fprintf(tw, "  - limit:\t%d pruned\n", st.FilesPrunedByLimit)
 	fmt.Fprintf(tw, "  = planned:\t%d files, %d rows (before filtering)\n", planned, st.RowCount)
 	fmt.Fprintf(tw, "splits:\t%d\n", len(splits))
@@ -174,9 +175,9 @@ func explainJSON(w io.Writer, tbl *paimon.Table, plan *paimon.Plan, parts []sche
 	st := plan.Stats
 	stats := rowio.Object{
 		Keys: []string{"manifests", "manifests_pruned", "files", "files_pruned_by_partition",
-			"files_pruned_by_bucket", "files_pruned_by_stats", "files_pruned_by_limit", "row_count"},
+			"files_pruned_by_bucket", "files_pruned_by_stats", "files_pruned_by_index", "files_pruned_by_limit", "row_count"},
 		Values: []any{st.Manifests, st.ManifestsPruned, st.Files, st.FilesPrunedByPartition,
-			st.FilesPrunedByBucket, st.FilesPrunedByStats, st.FilesPrunedByLimit, st.RowCount},
+			st.FilesPrunedByBucket, st.FilesPrunedByStats, st.FilesPrunedByIndex, st.FilesPrunedByLimit, st.RowCount},
 	}
 	list := make([]any, len(splits))
 	for i, s := range splits {

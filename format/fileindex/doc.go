@@ -1,0 +1,39 @@
+// Package fileindex decodes Paimon's file indexes: the per-data-file
+// indexes a table asks for with file-index.<type>.columns, stored inline in
+// the manifest (DataFileMeta._EMBEDDED_FILE_INDEX, when smaller than
+// file-index.in-manifest-threshold) or in a separate "<data file>.index"
+// extra file.
+//
+// # Layout (Java org.apache.paimon.fileindex.FileIndexFormat, version 1)
+//
+//	magic            int64  1493475289347502
+//	version          int32  1
+//	head length      int32  bytes from the magic to the end of the head
+//	column count     int32
+//	per column:      UTF (Java DataOutput.writeUTF) column name,
+//	                 int32 index count, per index: UTF type, int32 start
+//	                 (from the beginning of the file; -1: empty index),
+//	                 int32 length
+//	redundant length int32 (0)
+//	body             the serialized indexes
+//
+// # Index types
+//
+//   - bloom-filter (Java BloomFilterFileIndex, BloomFilter64, FastHash):
+//     int32 hash-function count, then the bit set. Values are hashed with
+//     XXH64 (seed 0) for strings and binaries, with Thomas Wang's 64-bit
+//     integer hash for numbers, dates, times and timestamps.
+//   - bitmap (Java BitmapFileIndex with BitmapFileIndexMeta v1 and
+//     BitmapFileIndexMetaV2): one RoaringBitmap of row positions per
+//     distinct value and one for NULL.
+//
+// Other types (bsi, range-bitmap) are recognised and answer "may match"
+// (Result Remain): the caller keeps the file.
+//
+// # Soundness
+//
+// An index only ever removes a file (or rows) no row of which can match: a
+// value the index cannot represent exactly (a floating-point zero or NaN,
+// whose equality differs between Java's boxed keys and SQL), an unsupported
+// type or a damaged index answers Remain. Damaged input never panics.
+package fileindex
