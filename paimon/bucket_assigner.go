@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // Dynamic-bucket options (Java CoreOptions).
 const (
-	optDynamicTargetRows = "dynamic-bucket.target-row-num"
-	optDynamicMaxBuckets = "dynamic-bucket.max-buckets"
+	optDynamicTargetRows = coreoptions.DynamicBucketTargetRowNum
+	optDynamicMaxBuckets = coreoptions.DynamicBucketMaxBuckets
 
 	defaultDynamicTargetRows = 2_000_000
 )

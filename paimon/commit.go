@@ -25,13 +25,13 @@ const BatchCommitIdentifier = snapshot.BatchCommitIdentifier
 
 // Commit options (Java CoreOptions).
 const (
-	optCommitMaxRetries   = "commit.max-retries"
-	optCommitTimeout      = "commit.timeout"
-	optCommitMinRetryWait = "commit.min-retry-wait"
-	optCommitMaxRetryWait = "commit.max-retry-wait"
-	optDynamicOverwrite   = "dynamic-partition-overwrite"
-	optRowTracking        = "row-tracking.enabled"
-	optDataEvolution      = "data-evolution.enabled"
+	optCommitMaxRetries   = coreoptions.CommitMaxRetries
+	optCommitTimeout      = coreoptions.CommitTimeout
+	optCommitMinRetryWait = coreoptions.CommitMinRetryWait
+	optCommitMaxRetryWait = coreoptions.CommitMaxRetryWait
+	optDynamicOverwrite   = coreoptions.DynamicPartitionOverwrite
+	optRowTracking        = coreoptions.RowTrackingEnabled
+	optDataEvolution      = coreoptions.DataEvolutionEnabled
 )
 
 // CommitOptions configures a TableCommit. A nil *CommitOptions takes every

@@ -10,6 +10,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/datafile"
 	"github.com/paimon-go/paimon-go/internal/mergefunc"
 	"github.com/paimon-go/paimon-go/internal/mergetree"
@@ -17,19 +18,19 @@ import (
 
 // Options of primary-key compaction (Java CoreOptions).
 const (
-	optNumLevels           = "num-levels"
-	optSortedRunTrigger    = "num-sorted-run.compaction-trigger"
-	optMaxSizeAmp          = "compaction.max-size-amplification-percent"
-	optSizeRatio           = "compaction.size-ratio"
-	optRecordLevelExpire   = "record-level.expire-time"
-	optForceUpLevel0       = "compaction.force-up-level-0"
-	optForceLookup         = "force-lookup"
-	optLookupCompact       = "lookup-compact"
-	optCompactionOptimize  = "compaction.optimization-interval"
-	optCompactionTotalSize = "compaction.total-size-threshold"
-	optCompactionIncrSize  = "compaction.incremental-size-threshold"
-	optOffPeakStart        = "compaction.offpeak.start.hour"
-	optOffPeakEnd          = "compaction.offpeak.end.hour"
+	optNumLevels           = coreoptions.NumLevels
+	optSortedRunTrigger    = coreoptions.NumSortedRunsCompactionTrigger
+	optMaxSizeAmp          = coreoptions.CompactionMaxSizeAmplificationPercent
+	optSizeRatio           = coreoptions.CompactionSizeRatio
+	optRecordLevelExpire   = coreoptions.RecordLevelExpireTime
+	optForceUpLevel0       = coreoptions.CompactionForceUpLevel0
+	optForceLookup         = coreoptions.ForceLookup
+	optLookupCompact       = coreoptions.LookupCompact
+	optCompactionOptimize  = coreoptions.CompactionOptimizationInterval
+	optCompactionTotalSize = coreoptions.CompactionTotalSizeThreshold
+	optCompactionIncrSize  = coreoptions.CompactionIncrementalSizeThreshold
+	optOffPeakStart        = coreoptions.CompactOffpeakStartHour
+	optOffPeakEnd          = coreoptions.CompactOffpeakEndHour
 )
 
 // pkCompactConfig is how a primary-key table's buckets are compacted (Java

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/datafile"
 )
 
@@ -18,16 +19,16 @@ import (
 
 // Options of append compaction (Java CoreOptions).
 const (
-	optTargetFileSize       = "target-file-size"
-	optCompactionMinFileNum = "compaction.min.file-num"
-	optCompactionFileLimit  = "compaction.file-num-limit"
-	optCompactionDeleteRate = "compaction.delete-ratio-threshold"
-	optForceRewriteAll      = "compaction.force-rewrite-all-files"
-	optDVIndexTargetSize    = "deletion-vector.index-file.target-size"
-	optDVBitmap64           = "deletion-vectors.bitmap64"
-	optDataFileExternal     = "data-file.external-paths"
-	optClusteringIncr       = "clustering.incremental"
-	optBucketAppendOrdered  = "bucket-append-ordered"
+	optTargetFileSize       = coreoptions.TargetFileSize
+	optCompactionMinFileNum = coreoptions.CompactionMinFileNum
+	optCompactionFileLimit  = coreoptions.CompactionFileNumLimit
+	optCompactionDeleteRate = coreoptions.CompactionDeleteRatioThreshold
+	optForceRewriteAll      = coreoptions.CompactionForceRewriteAllFiles
+	optDVIndexTargetSize    = coreoptions.DeletionVectorIndexFileTargetSize
+	optDVBitmap64           = coreoptions.DeletionVectorBitmap64
+	optDataFileExternal     = coreoptions.DataFileExternalPaths
+	optClusteringIncr       = coreoptions.ClusteringIncremental
+	optBucketAppendOrdered  = coreoptions.BucketAppendOrdered
 )
 
 // fullCompactMinFiles is BucketedAppendCompactManager.FULL_COMPACT_MIN_FILE:

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/datafile"
 )
 
@@ -12,15 +13,15 @@ import (
 // Java org.apache.paimon.CoreOptions; only the options this library acts on
 // are named here.
 const (
-	optBucket               = "bucket"
-	optFileFormat           = "file.format"
-	optPartitionDefaultName = "partition.default-name"
-	optPartitionLegacyName  = "partition.legacy-name"
-	optDataFilePathDir      = "data-file.path-directory"
-	optSplitTargetSize      = "source.split.target-size"
-	optSplitOpenFileCost    = "source.split.open-file-cost"
-	optDeletionVectors      = "deletion-vectors.enabled"
-	optMergeEngine          = "merge-engine"
+	optBucket               = coreoptions.Bucket
+	optFileFormat           = coreoptions.FileFormat
+	optPartitionDefaultName = coreoptions.PartitionDefaultName
+	optPartitionLegacyName  = coreoptions.PartitionGenerateLegacyName
+	optDataFilePathDir      = coreoptions.DataFilePathDirectory
+	optSplitTargetSize      = coreoptions.SourceSplitTargetSize
+	optSplitOpenFileCost    = coreoptions.SourceSplitOpenFileCost
+	optDeletionVectors      = coreoptions.DeletionVectorsEnabled
+	optMergeEngine          = coreoptions.MergeEngine
 
 	defaultPartitionName = "__DEFAULT_PARTITION__"
 	defaultFileFormat    = "parquet"

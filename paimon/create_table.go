@@ -13,6 +13,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // Schema is the definition of a table to create, mirroring Java
@@ -435,8 +436,8 @@ func CreateTable(ctx context.Context, fsys fs.FS, path string, s *Schema) (*Tabl
 // ddlOptPartitionKeys and ddlOptPrimaryKey are the options Java's Schema
 // constructor turns into key lists.
 const (
-	ddlOptPartitionKeys = "partition"
-	ddlOptPrimaryKey    = "primary-key"
+	ddlOptPartitionKeys = coreoptions.Partition
+	ddlOptPrimaryKey    = coreoptions.PrimaryKey
 )
 
 // trimmedSplit splits a comma-separated list and trims its elements.

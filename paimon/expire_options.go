@@ -8,26 +8,28 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // Table options that drive snapshot expiration, with their Java
 // CoreOptions defaults. changelog.* options have no default of their own:
 // when absent they equal the snapshot.* ones (ExpireConfig.Builder.build).
 const (
-	optSnapshotRetainMin      = "snapshot.num-retained.min"
-	optSnapshotRetainMax      = "snapshot.num-retained.max"
-	optSnapshotTimeRetained   = "snapshot.time-retained"
-	optSnapshotExpireLimit    = "snapshot.expire.limit"
-	optCleanEmptyDirs         = "snapshot.clean-empty-directories"
+	optSnapshotRetainMin      = coreoptions.SnapshotNumRetainedMin
+	optSnapshotRetainMax      = coreoptions.SnapshotNumRetainedMax
+	optSnapshotTimeRetained   = coreoptions.SnapshotTimeRetained
+	optSnapshotExpireLimit    = coreoptions.SnapshotExpireLimit
+	optCleanEmptyDirs         = coreoptions.SnapshotCleanEmptyDirectories
 	optCleanEmptyDirsFallback = "snapshot.expire.clean-empty-directories"
-	optChangelogRetainMin     = "changelog.num-retained.min"
-	optChangelogRetainMax     = "changelog.num-retained.max"
-	optChangelogTimeRetained  = "changelog.time-retained"
-	optConsumerChangelogOnly  = "consumer.changelog-only"
-	optWriteOnly              = "write-only"
+	optChangelogRetainMin     = coreoptions.ChangelogNumRetainedMin
+	optChangelogRetainMax     = coreoptions.ChangelogNumRetainedMax
+	optChangelogTimeRetained  = coreoptions.ChangelogTimeRetained
+	optConsumerChangelogOnly  = coreoptions.ConsumerChangelogOnly
+	optWriteOnly              = coreoptions.WriteOnly
 	optWriteOnlyFallback      = "write.compaction-skip"
-	optFileOperationThreads   = "file-operation.thread-num"
-	optIndexFileInDataDir     = "index-file-in-data-file-dir"
+	optFileOperationThreads   = coreoptions.FileOperationThreadNum
+	optIndexFileInDataDir     = coreoptions.IndexFileInDataFileDir
 
 	defaultSnapshotRetainMin   = 10
 	defaultSnapshotRetainMax   = math.MaxInt32

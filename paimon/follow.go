@@ -205,7 +205,7 @@ func (f *Follower) checkTable(ctx context.Context) error {
 	refuse := func(what string) error {
 		return fmt.Errorf("%w: streaming read of %s with %s", ErrUnsupported, t.name(), what)
 	}
-	switch p := strings.ToLower(strings.TrimSpace(o.str("changelog-producer", "none"))); p {
+	switch p := strings.ToLower(strings.TrimSpace(o.str(coreoptions.ChangelogProducer, "none"))); p {
 	case "none":
 		f.mode = IncrementalDelta
 	case "input", "lookup", "full-compaction":
@@ -216,10 +216,10 @@ func (f *Follower) checkTable(ctx context.Context) error {
 	if co.Bucket == postponeBucket {
 		return refuse("bucket -2 (postpone)")
 	}
-	if o.boolean("streaming-read-overwrite", false) {
-		return refuse("streaming-read-overwrite")
+	if o.boolean(coreoptions.StreamingReadOverwrite, false) {
+		return refuse(coreoptions.StreamingReadOverwrite)
 	}
-	for _, k := range []string{"scan.bounded.watermark", "streaming.read.snapshot.delay", "scan.file-creation-time-millis", "scan.creation-time-millis"} {
+	for _, k := range []string{coreoptions.ScanBoundedWatermark, coreoptions.StreamingReadSnapshotDelay, coreoptions.ScanFileCreationTimeMillis, coreoptions.ScanCreationTimeMillis} {
 		if _, ok := t.schema.Options[k]; ok {
 			return refuse(k)
 		}
@@ -248,12 +248,12 @@ func (f *Follower) starter(ctx context.Context) (*followStarter, error) {
 		st.timeMillis = f.opts.Timestamp.UnixMilli()
 	}
 	if st.kind == FollowDefault {
-		mode := strings.ToLower(strings.TrimSpace(o.str("scan.mode", "default")))
+		mode := strings.ToLower(strings.TrimSpace(o.str(coreoptions.ScanMode, "default")))
 		if mode == "default" {
 			switch {
-			case o.str("scan.snapshot-id", "") != "":
+			case o.str(coreoptions.ScanSnapshotId, "") != "":
 				mode = "from-snapshot"
-			case o.str("scan.timestamp-millis", "") != "" || o.str("scan.timestamp", "") != "":
+			case o.str(coreoptions.ScanTimestampMillis, "") != "" || o.str(coreoptions.ScanTimestamp, "") != "":
 				mode = "from-timestamp"
 			default:
 				mode = "latest-full"
@@ -269,7 +269,7 @@ func (f *Follower) starter(ctx context.Context) (*followStarter, error) {
 			if mode == "from-snapshot-full" {
 				st.kind = FollowFromSnapshotFull
 			}
-			v := o.str("scan.snapshot-id", "")
+			v := o.str(coreoptions.ScanSnapshotId, "")
 			id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 			if err != nil || id <= 0 {
 				return nil, fmt.Errorf("%w: scan.mode %s needs a positive scan.snapshot-id, got %q", ErrInvalidScan, mode, v)
@@ -277,7 +277,7 @@ func (f *Follower) starter(ctx context.Context) (*followStarter, error) {
 			st.snapshotID = id
 		case "from-timestamp":
 			st.kind = FollowFromTimestamp
-			if v := o.str("scan.timestamp-millis", ""); v != "" {
+			if v := o.str(coreoptions.ScanTimestampMillis, ""); v != "" {
 				ms, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 				if err != nil {
 					return nil, fmt.Errorf("%w: scan.timestamp-millis %q", ErrInvalidScan, v)
@@ -308,7 +308,7 @@ func (f *Follower) starter(ctx context.Context) (*followStarter, error) {
 	if st.kind == FollowLatestFull || st.kind == FollowFromSnapshotFull {
 		// A full start of a lookup or full-compaction table reads only the
 		// compacted levels (the rest arrives later as changelog): not done.
-		if p := strings.ToLower(o.str("changelog-producer", "none")); p == "lookup" || p == "full-compaction" {
+		if p := strings.ToLower(o.str(coreoptions.ChangelogProducer, "none")); p == "lookup" || p == "full-compaction" {
 			return nil, fmt.Errorf("%w: a full starting read of %s (changelog-producer %s); start from a snapshot or the latest instead", ErrUnsupported, t.name(), p)
 		}
 	}

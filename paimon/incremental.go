@@ -7,6 +7,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // Incremental scan modes (Java CoreOptions.IncrementalBetweenScanMode).
@@ -58,7 +59,7 @@ func (s *Scan) validateIncremental() error {
 func (s *Scan) incrementalMode(st *scanState) string {
 	m := strings.ToLower(s.spec.IncrementalMode)
 	if m == "" || m == IncrementalAuto {
-		p := strings.ToLower(tableOptions(st.schema.Options).str("changelog-producer", "none"))
+		p := strings.ToLower(tableOptions(st.schema.Options).str(coreoptions.ChangelogProducer, "none"))
 		if p == "none" {
 			return IncrementalDelta
 		}

@@ -10,16 +10,17 @@ import (
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/datafile"
 )
 
 // Options for manifest files (Java CoreOptions).
 const (
-	optManifestCompression     = "manifest.compression"
-	optManifestTargetSize      = "manifest.target-file-size"
-	optManifestMergeMinCount   = "manifest.merge-min-count"
-	optManifestFullCompaction  = "manifest.full-compaction-threshold-size"
-	optFileCompressionZstdLvl  = "file.compression.zstd-level"
+	optManifestCompression     = coreoptions.ManifestCompression
+	optManifestTargetSize      = coreoptions.ManifestTargetFileSize
+	optManifestMergeMinCount   = coreoptions.ManifestMergeMinCount
+	optManifestFullCompaction  = coreoptions.ManifestFullCompactionFileSize
+	optFileCompressionZstdLvl  = coreoptions.FileCompressionZstdLevel
 	defaultManifestTargetSize  = 8 << 20
 	defaultManifestMergeMin    = 30
 	defaultManifestFullCompact = 16 << 20

@@ -8,6 +8,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/binaryrow"
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
 
@@ -141,7 +142,7 @@ func (p *pruner) initBuckets() error {
 		return nil
 	}
 	fn := binaryrow.BucketDefault // Java CoreOptions.BUCKET_FUNCTION_TYPE default
-	if v, ok := st.schema.Options["bucket-function.type"]; ok {
+	if v, ok := st.schema.Options[coreoptions.BucketFunctionType]; ok {
 		if fn, err = binaryrow.ParseBucketFunction(v); err != nil {
 			return nil
 		}

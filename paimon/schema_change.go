@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // SchemaChange is one modification of a table schema, applied in order by
@@ -117,28 +118,28 @@ type ColumnMove struct {
 
 // Table options read while applying changes (Java CoreOptions).
 const (
-	ddlOptDisableNullToNotNull  = "alter-column-null-to-not-null.disabled"
-	ddlOptDisableExplicitCast   = "disable-explicit-type-casting"
-	ddlOptAddColumnBeforePart   = "add-column-before-partition"
-	ddlOptBucketKey             = "bucket-key"
-	ddlOptSequenceField         = "sequence.field"
-	ddlOptDeletionVectorsModify = "deletion-vectors.modifiable"
-	ddlOptIgnoreDelete          = "ignore-delete"
-	ddlOptIgnoreUpdateBefore    = "ignore-update-before"
-	ddlOptClusteringColumns     = "clustering.columns"
-	ddlOptPkClusteringOverride  = "pk-clustering-override"
+	ddlOptDisableNullToNotNull  = coreoptions.DisableAlterColumnNullToNotNull
+	ddlOptDisableExplicitCast   = coreoptions.DisableExplicitTypeCasting
+	ddlOptAddColumnBeforePart   = coreoptions.AddColumnBeforePartition
+	ddlOptBucketKey             = coreoptions.BucketKey
+	ddlOptSequenceField         = coreoptions.SequenceField
+	ddlOptDeletionVectorsModify = coreoptions.DeletionVectorsModifiable
+	ddlOptIgnoreDelete          = coreoptions.IgnoreDelete
+	ddlOptIgnoreUpdateBefore    = coreoptions.IgnoreUpdateBefore
+	ddlOptClusteringColumns     = coreoptions.ClusteringColumns
+	ddlOptPkClusteringOverride  = coreoptions.PkClusteringOverride
 )
 
 // immutableOptions are the options Java marks @Immutable in CoreOptions:
 // they cannot change once a table has snapshots.
 var immutableOptions = map[string]bool{
-	"bucket-key": true, "bucket-function.type": true, "data-file.path-directory": true,
-	"merge-engine": true, "aggregation.remove-record-on-delete": true,
-	"partial-update.remove-record-on-delete": true, "partial-update.remove-record-on-sequence-group": true,
-	"rowkind.field": true, "primary-key": true, "partition": true, "force-lookup": true,
-	"row-tracking.enabled": true, "data-evolution.enabled": true, "index-file-in-data-file-dir": true,
-	"blob-descriptor-field": true, "blob-external-storage-path": true, "blob-external-storage-field": true,
-	"pk-clustering-override": true,
+	coreoptions.BucketKey: true, coreoptions.BucketFunctionType: true, coreoptions.DataFilePathDirectory: true,
+	coreoptions.MergeEngine: true, coreoptions.AggregationRemoveRecordOnDelete: true,
+	coreoptions.PartialUpdateRemoveRecordOnDelete: true, coreoptions.PartialUpdateRemoveRecordOnSequenceGroup: true,
+	coreoptions.RowkindField: true, coreoptions.PrimaryKey: true, coreoptions.Partition: true, coreoptions.ForceLookup: true,
+	coreoptions.RowTrackingEnabled: true, coreoptions.DataEvolutionEnabled: true, coreoptions.IndexFileInDataFileDir: true,
+	coreoptions.BlobDescriptorField: true, coreoptions.BlobExternalStoragePath: true, coreoptions.BlobExternalStorageField: true,
+	coreoptions.PkClusteringOverride: true,
 }
 
 // schemaEditor holds the state of Java's SchemaManager.generateTableSchema

@@ -10,46 +10,47 @@ import (
 	"strings"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/evolution"
 )
 
 // Option keys and values SchemaValidation reads (Java CoreOptions).
 const (
-	ddlOptUpsertKey              = "upsert-key"
-	ddlOptChangelogProducer      = "changelog-producer"
-	ddlOptScanMode               = "scan.mode"
+	ddlOptUpsertKey              = coreoptions.UpsertKey
+	ddlOptChangelogProducer      = coreoptions.ChangelogProducer
+	ddlOptScanMode               = coreoptions.ScanMode
 	ddlOptScanModeFallback       = "log.scan"
-	ddlOptStreamingReadOverwrite = "streaming-read-overwrite"
-	ddlOptSnapshotRetainMin      = "snapshot.num-retained.min"
-	ddlOptSnapshotRetainMax      = "snapshot.num-retained.max"
-	ddlOptChangelogRetainMin     = "changelog.num-retained.min"
-	ddlOptChangelogRetainMax     = "changelog.num-retained.max"
-	ddlOptFullCompactionCommits  = "full-compaction.delta-commits"
-	ddlOptPartitionExpiration    = "partition.expiration-time"
-	ddlOptRecordLevelTimeField   = "record-level.time-field"
-	ddlOptRecordLevelExpireTime  = "record-level.expire-time"
-	ddlOptRowkindField           = "rowkind.field"
-	ddlOptVectorField            = "vector-field"
-	ddlOptVectorFileFormat       = "vector.file.format"
-	ddlOptRowTracking            = "row-tracking.enabled"
-	ddlOptDataEvolution          = "data-evolution.enabled"
-	ddlOptClusteringIncremental  = "clustering.incremental"
-	ddlOptBucketAppendOrdered    = "bucket-append-ordered"
-	ddlOptReadSequenceNumber     = "table-read.sequence-number.enabled"
-	ddlOptChainTable             = "chain-table.enabled"
-	ddlOptChainPartitionKeys     = "chain-table.chain-partition-keys"
-	ddlOptPartitionTSPattern     = "partition.timestamp-pattern"
-	ddlOptPartitionTSFormatter   = "partition.timestamp-formatter"
-	ddlOptTableType              = "type"
-	ddlOptBlobDescriptorField    = "blob-descriptor-field"
-	ddlOptBlobExternalField      = "blob-external-storage-field"
-	ddlOptBlobExternalPath       = "blob-external-storage-path"
-	ddlOptFallbackBranch         = "scan.fallback-branch"
-	ddlOptPrimaryBranch          = "scan.primary-branch"
-	ddlOptRemoveOnDelete         = "partial-update.remove-record-on-delete"
-	ddlOptRemoveOnSequenceGroup  = "partial-update.remove-record-on-sequence-group"
-	ddlOptAggRemoveOnDelete      = "aggregation.remove-record-on-delete"
-	ddlOptFieldsDefaultAgg       = "fields.default-aggregate-function"
+	ddlOptStreamingReadOverwrite = coreoptions.StreamingReadOverwrite
+	ddlOptSnapshotRetainMin      = coreoptions.SnapshotNumRetainedMin
+	ddlOptSnapshotRetainMax      = coreoptions.SnapshotNumRetainedMax
+	ddlOptChangelogRetainMin     = coreoptions.ChangelogNumRetainedMin
+	ddlOptChangelogRetainMax     = coreoptions.ChangelogNumRetainedMax
+	ddlOptFullCompactionCommits  = coreoptions.FullCompactionDeltaCommits
+	ddlOptPartitionExpiration    = coreoptions.PartitionExpirationTime
+	ddlOptRecordLevelTimeField   = coreoptions.RecordLevelTimeField
+	ddlOptRecordLevelExpireTime  = coreoptions.RecordLevelExpireTime
+	ddlOptRowkindField           = coreoptions.RowkindField
+	ddlOptVectorField            = coreoptions.VectorField
+	ddlOptVectorFileFormat       = coreoptions.VectorFileFormat
+	ddlOptRowTracking            = coreoptions.RowTrackingEnabled
+	ddlOptDataEvolution          = coreoptions.DataEvolutionEnabled
+	ddlOptClusteringIncremental  = coreoptions.ClusteringIncremental
+	ddlOptBucketAppendOrdered    = coreoptions.BucketAppendOrdered
+	ddlOptReadSequenceNumber     = coreoptions.TableReadSequenceNumberEnabled
+	ddlOptChainTable             = coreoptions.ChainTableEnabled
+	ddlOptChainPartitionKeys     = coreoptions.ChainTableChainPartitionKeys
+	ddlOptPartitionTSPattern     = coreoptions.PartitionTimestampPattern
+	ddlOptPartitionTSFormatter   = coreoptions.PartitionTimestampFormatter
+	ddlOptTableType              = coreoptions.Type
+	ddlOptBlobDescriptorField    = coreoptions.BlobDescriptorField
+	ddlOptBlobExternalField      = coreoptions.BlobExternalStorageField
+	ddlOptBlobExternalPath       = coreoptions.BlobExternalStoragePath
+	ddlOptFallbackBranch         = coreoptions.ScanFallbackBranch
+	ddlOptPrimaryBranch          = coreoptions.ScanPrimaryBranch
+	ddlOptRemoveOnDelete         = coreoptions.PartialUpdateRemoveRecordOnDelete
+	ddlOptRemoveOnSequenceGroup  = coreoptions.PartialUpdateRemoveRecordOnSequenceGroup
+	ddlOptAggRemoveOnDelete      = coreoptions.AggregationRemoveRecordOnDelete
+	ddlOptFieldsDefaultAgg       = coreoptions.FieldsDefaultAggFunc
 	defaultAggFunction           = "default-aggregate-function"
 	keyFieldPrefix               = "_KEY_"
 )
@@ -299,18 +300,18 @@ func (t *tableRules) checkBucket() error {
 
 // Scan options of validateStartupMode.
 const (
-	ddlOptScanTimestampMillis    = "scan.timestamp-millis"
+	ddlOptScanTimestampMillis    = coreoptions.ScanTimestampMillis
 	ddlOptScanTimestampMillisOld = "log.scan.timestamp-millis"
-	ddlOptScanTimestamp          = "scan.timestamp"
-	ddlOptScanSnapshotID         = "scan.snapshot-id"
-	ddlOptScanTagName            = "scan.tag-name"
-	ddlOptScanWatermark          = "scan.watermark"
-	ddlOptScanVersion            = "scan.version"
-	ddlOptScanFileCreationTime   = "scan.file-creation-time-millis"
-	ddlOptScanCreationTime       = "scan.creation-time-millis"
-	ddlOptIncrementalBetween     = "incremental-between"
-	ddlOptIncrementalBetweenTS   = "incremental-between-timestamp"
-	ddlOptIncrementalToAutoTag   = "incremental-to-auto-tag"
+	ddlOptScanTimestamp          = coreoptions.ScanTimestamp
+	ddlOptScanSnapshotID         = coreoptions.ScanSnapshotId
+	ddlOptScanTagName            = coreoptions.ScanTagName
+	ddlOptScanWatermark          = coreoptions.ScanWatermark
+	ddlOptScanVersion            = coreoptions.ScanVersion
+	ddlOptScanFileCreationTime   = coreoptions.ScanFileCreationTimeMillis
+	ddlOptScanCreationTime       = coreoptions.ScanCreationTimeMillis
+	ddlOptIncrementalBetween     = coreoptions.IncrementalBetween
+	ddlOptIncrementalBetweenTS   = coreoptions.IncrementalBetweenTimestamp
+	ddlOptIncrementalToAutoTag   = coreoptions.IncrementalToAutoTag
 )
 
 // checkStartupMode mirrors Java validateStartupMode: the scan options must

@@ -11,6 +11,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // ErrTagExists reports creating a tag whose name is already taken. Errors
@@ -23,7 +24,7 @@ var ErrInvalidTagName = errors.New("paimon: invalid tag name")
 
 // optTagDefaultTimeRetained is the retention CreateTag gives a tag when the
 // caller names none (Java CoreOptions.TAG_DEFAULT_TIME_RETAINED).
-const optTagDefaultTimeRetained = "tag.default-time-retained"
+const optTagDefaultTimeRetained = coreoptions.TagDefaultTimeRetained
 
 // CreateTagOptions tunes CreateTag. A nil *CreateTagOptions tags the latest
 // snapshot with the table's default retention.

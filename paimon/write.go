@@ -185,10 +185,10 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 		w.buckets, w.totalBuckets = -1, -1
 	case buckets > 0:
 		w.buckets, w.totalBuckets = buckets, int32(buckets)
-		if ts.Options["bucket-key"] == "" {
+		if ts.Options[coreoptions.BucketKey] == "" {
 			return nil, fmt.Errorf("%w: append table %s has bucket=%d but no bucket-key (Java requires one)", ErrInvalidOption, t.name(), buckets)
 		}
-		if v, ok := ts.Options["bucket-function.type"]; ok {
+		if v, ok := ts.Options[coreoptions.BucketFunctionType]; ok {
 			if w.bucketFn, err = binaryrow.ParseBucketFunction(v); err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
 			}

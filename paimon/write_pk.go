@@ -57,12 +57,12 @@ func ParseRowKind(s string) (RowKind, error) {
 
 // Options of primary-key writes (Java CoreOptions).
 const (
-	optRowKindField       = "rowkind.field"
-	optIgnoreDelete       = "ignore-delete"
-	optIgnoreUpdateBefore = "ignore-update-before"
-	optChangelogProducer  = "changelog-producer"
-	optWriteBufferSize    = "write-buffer-size"
-	optPageSize           = "page-size"
+	optRowKindField       = coreoptions.RowkindField
+	optIgnoreDelete       = coreoptions.IgnoreDelete
+	optIgnoreUpdateBefore = coreoptions.IgnoreUpdateBefore
+	optChangelogProducer  = coreoptions.ChangelogProducer
+	optWriteBufferSize    = coreoptions.WriteBufferSize
+	optPageSize           = coreoptions.PageSize
 )
 
 // Bucket modes of primary-key tables (Java BucketMode).
@@ -158,7 +158,7 @@ func newPKWriter(w *TableWriter, opts *WriterOptions) (*pkWriter, error) {
 	switch {
 	case buckets > 0:
 		p.mode, p.numBuckets = bucketFixed, buckets
-		if v, ok := ts.Options["bucket-function.type"]; ok {
+		if v, ok := ts.Options[coreoptions.BucketFunctionType]; ok {
 			if p.bucketFn, err = binaryrow.ParseBucketFunction(v); err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
 			}
@@ -287,19 +287,19 @@ func postponeSchema(ts *schema.TableSchema, commitUser string) (*schema.TableSch
 		opts[k] = v
 	}
 	avro := out.Clone()
-	avro.Options = map[string]string{"file.format": "avro"}
+	avro.Options = map[string]string{coreoptions.FileFormat: "avro"}
 	if datafile.ValidateKeyValue(avro, datafile.KeyValue{}) == nil {
-		opts["file.format"] = "avro"
-		opts["metadata.stats-mode"] = "none"
+		opts[coreoptions.FileFormat] = "avro"
+		opts[coreoptions.MetadataStatsMode] = "none"
 	}
 	if commitUser == "" {
 		commitUser = datafile.NewUUID()
 	}
 	prefix := "data-"
-	if v, ok := ts.Options["data-file.prefix"]; ok {
+	if v, ok := ts.Options[coreoptions.DataFilePrefix]; ok {
 		prefix = v
 	}
-	opts["data-file.prefix"] = fmt.Sprintf("%s-u-%s-s-%d-w-", prefix, commitUser, rand.Int32N(1<<31-1))
+	opts[coreoptions.DataFilePrefix] = fmt.Sprintf("%s-u-%s-s-%d-w-", prefix, commitUser, rand.Int32N(1<<31-1))
 	out.Options = opts
 	return out, nil
 }

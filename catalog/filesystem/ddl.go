@@ -8,6 +8,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/catalog"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -16,9 +17,9 @@ var _ catalog.DDL = (*Catalog)(nil)
 // Table options the catalog itself interprets when creating a table (Java
 // CoreOptions.PATH, TYPE and CatalogOptions' AUTO_CREATE).
 const (
-	optionPath       = "path"
-	optionType       = "type"
-	optionAutoCreate = "auto-create"
+	optionPath       = coreoptions.Path
+	optionType       = coreoptions.Type
+	optionAutoCreate = coreoptions.AutoCreate
 )
 
 // CreateDatabase creates the directory <warehouse>/<name>.db, which is all

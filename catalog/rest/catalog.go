@@ -13,6 +13,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/catalog"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -351,7 +352,7 @@ func (c *Catalog) CreateTable(ctx context.Context, id paimon.Identifier, s *paim
 	if s == nil {
 		return fmt.Errorf("rest catalog: create table %s: %w: nil schema", id, paimon.ErrInvalidSchema)
 	}
-	if v, ok := s.Options["auto-create"]; ok && !strings.EqualFold(v, "false") {
+	if v, ok := s.Options[coreoptions.AutoCreate]; ok && !strings.EqualFold(v, "false") {
 		return fmt.Errorf("rest catalog: create table %s: %w: the value of the auto-create option should be false", id, paimon.ErrInvalidSchema)
 	}
 	body := map[string]any{

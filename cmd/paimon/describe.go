@@ -87,18 +87,19 @@ func describe(ctx context.Context, tbl *paimon.Table, id paimon.Identifier) (*de
 	if err != nil {
 		return nil, err
 	}
-	option := func(key, def string) string {
+	option := func(key string) string {
 		if v, ok := s.Options[key]; ok {
 			return strings.ToLower(strings.TrimSpace(v))
 		}
+		def, _ := paimon.OptionDefault(key)
 		return def
 	}
 	rep := &describeReport{
 		Table: id.String(), Type: "append", SchemaID: s.ID,
 		PrimaryKeys: nonNil(s.PrimaryKeys), PartitionKeys: nonNil(s.PartitionKeys),
 		Bucket: bucket, BucketMode: mode, BucketKeys: []string{},
-		ChangelogProducer: option("changelog-producer", "none"),
-		FileFormat:        option("file.format", "parquet"),
+		ChangelogProducer: option(paimon.OptionChangelogProducer),
+		FileFormat:        option(paimon.OptionFileFormat),
 		Comment:           s.Comment,
 		Options:           s.Options,
 	}
@@ -107,7 +108,7 @@ func describe(ctx context.Context, tbl *paimon.Table, id paimon.Identifier) (*de
 	}
 	if len(s.PrimaryKeys) > 0 {
 		rep.Type = "primary-key"
-		rep.MergeEngine = option("merge-engine", "deduplicate")
+		rep.MergeEngine = option(paimon.OptionMergeEngine)
 	}
 	if bucket > 0 {
 		rep.BucketKeys = nonNil(s.BucketKeys())

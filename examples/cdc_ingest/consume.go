@@ -25,7 +25,7 @@ func customersSchema() (*paimon.Schema, error) {
 		Column("email", schema.StringType()).
 		Column("balance", schema.BigIntType()).
 		PrimaryKey("id").
-		Option("bucket", "4").
+		Option(paimon.OptionBucket, "4").
 		Comment("customers, kept current by change events").
 		Build()
 }

@@ -42,8 +42,8 @@ func writeDemoTable(ctx context.Context, warehouse string, w io.Writer) error {
 		Column("page", schema.StringType()).
 		Column("millis", schema.IntType()).
 		PartitionKeys("day").
-		Option("bucket", "4").
-		Option("bucket-key", "user_id").
+		Option(paimon.OptionBucket, "4").
+		Option(paimon.OptionBucketKey, "user_id").
 		Build()
 	if err != nil {
 		return err

@@ -40,7 +40,7 @@ func customersSchema() (*paimon.Schema, error) {
 		Column("name", schema.StringType()).
 		Column("city", schema.StringType()).
 		PrimaryKey("id").
-		Option("bucket", "2").
+		Option(paimon.OptionBucket, "2").
 		Build()
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/jackson"
 )
 
@@ -21,11 +22,11 @@ const (
 
 // Option keys the schema itself interprets (Java CoreOptions).
 const (
-	optionBucket     = "bucket"
-	optionBucketKey  = "bucket-key"
-	optionFileFormat = "file.format"
-	optionPrimaryKey = "primary-key"
-	optionPartition  = "partition"
+	optionBucket     = coreoptions.Bucket
+	optionBucketKey  = coreoptions.BucketKey
+	optionFileFormat = coreoptions.FileFormat
+	optionPrimaryKey = coreoptions.PrimaryKey
+	optionPartition  = coreoptions.Partition
 )
 
 // TableSchema is one version of a table's schema, the content of a

@@ -11,6 +11,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // KeyValue makes a Writer write the key-value data files of a primary-key
@@ -42,7 +43,7 @@ type KeyValue struct {
 	Source manifest.FileSource
 }
 
-const optThinMode = "data-file.thin-mode"
+const optThinMode = coreoptions.DataFileThinMode
 
 // layout describes the batches a Writer takes and the files it writes.
 type layout struct {

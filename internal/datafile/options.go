@@ -11,30 +11,31 @@ import (
 	"github.com/paimon-go/paimon-go/format/avrofile"
 	"github.com/paimon-go/paimon-go/format/orc"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // Table options a Writer reads (Java CoreOptions, and the format-prefixed
 // options Java's FileFormat.getIdentifierPrefixOptions hands to a format).
 const (
-	optFileFormat        = "file.format"
-	optFileCompression   = "file.compression"
-	optZstdLevel         = "file.compression.zstd-level"
-	optDataFilePrefix    = "data-file.prefix"
-	optSuffixCompression = "file.suffix.include.compression"
-	optTargetFileSize    = "target-file-size"
-	optFileBlockSize     = "file.block-size"
-	optParquetBlockSize  = "parquet.block.size"
-	optParquetCodec      = "parquet.compression"
-	optParquetZstdLevel  = "parquet.compression.codec.zstd.level"
-	optAvroCodec         = "avro.codec"
+	optFileFormat        = coreoptions.FileFormat
+	optFileCompression   = coreoptions.FileCompression
+	optZstdLevel         = coreoptions.FileCompressionZstdLevel
+	optDataFilePrefix    = coreoptions.DataFilePrefix
+	optSuffixCompression = coreoptions.FileSuffixIncludeCompression
+	optTargetFileSize    = coreoptions.TargetFileSize
+	optFileBlockSize     = coreoptions.FileBlockSize
+	optParquetBlockSize  = coreoptions.ParquetBlockSize
+	optParquetCodec      = coreoptions.ParquetCompression
+	optParquetZstdLevel  = coreoptions.ParquetCompressionZstdLevel
+	optAvroCodec         = coreoptions.AvroCodec
 
-	optFileFormatPerLevel      = "file.format.per.level"
-	optFileCompressionPerLevel = "file.compression.per.level"
-	optStatsModePerLevel       = "metadata.stats-mode.per.level"
-	optChangelogFormat         = "changelog-file.format"
-	optChangelogCompression    = "changelog-file.compression"
-	optChangelogStatsMode      = "changelog-file.stats-mode"
-	optChangelogPrefix         = "changelog-file.prefix"
+	optFileFormatPerLevel      = coreoptions.FileFormatPerLevel
+	optFileCompressionPerLevel = coreoptions.FileCompressionPerLevel
+	optStatsModePerLevel       = coreoptions.MetadataStatsModePerLevel
+	optChangelogFormat         = coreoptions.ChangelogFileFormat
+	optChangelogCompression    = coreoptions.ChangelogFileCompression
+	optChangelogStatsMode      = coreoptions.ChangelogFileStatsMode
+	optChangelogPrefix         = coreoptions.ChangelogFilePrefix
 )
 
 // Defaults of those options.

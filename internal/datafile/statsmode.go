@@ -8,14 +8,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // Table options that choose the value statistics of data files (Java
 // CoreOptions METADATA_STATS_*, FIELDS_PREFIX + STATS_MODE_SUFFIX).
 const (
-	optStatsMode       = "metadata.stats-mode"
-	optStatsKeepFirstN = "metadata.stats-keep-first-n-columns"
-	optStatsDenseStore = "metadata.stats-dense-store"
+	optStatsMode       = coreoptions.MetadataStatsMode
+	optStatsKeepFirstN = coreoptions.MetadataStatsKeepFirstNColumns
+	optStatsDenseStore = coreoptions.MetadataStatsDenseStore
 	defaultStatsMode   = "truncate(16)"
 )
 

@@ -5,18 +5,20 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // Option keys and key parts of Java CoreOptions that drive the merge
 // engines.
 const (
-	optMergeEngine               = "merge-engine"
-	optIgnoreDelete              = "ignore-delete"
-	optSequenceField             = "sequence.field"
-	optSequenceSortOrder         = "sequence.field.sort-order"
-	optAggRemoveRecordOnDelete   = "aggregation.remove-record-on-delete"
-	optPURemoveRecordOnDelete    = "partial-update.remove-record-on-delete"
-	optPURemoveRecordOnSeqGroup  = "partial-update.remove-record-on-sequence-group"
+	optMergeEngine               = coreoptions.MergeEngine
+	optIgnoreDelete              = coreoptions.IgnoreDelete
+	optSequenceField             = coreoptions.SequenceField
+	optSequenceSortOrder         = coreoptions.SequenceFieldSortOrder
+	optAggRemoveRecordOnDelete   = coreoptions.AggregationRemoveRecordOnDelete
+	optPURemoveRecordOnDelete    = coreoptions.PartialUpdateRemoveRecordOnDelete
+	optPURemoveRecordOnSeqGroup  = coreoptions.PartialUpdateRemoveRecordOnSequenceGroup
 	fieldsPrefix                 = "fields"
 	fieldsSeparator              = ","
 	keyAggFunction               = "aggregate-function"

@@ -4,6 +4,7 @@ import (
 	"cmp"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // SequenceFields returns the value-field indexes named by the table option
@@ -90,7 +91,7 @@ func VersionOrder(ts *schema.TableSchema) (func(a, b *Row) (int, error), error) 
 	if len(idx) == 0 {
 		return bySeq, nil
 	}
-	c, err := newSeqComparator(ts.Fields, idx, desc, "sequence.field")
+	c, err := newSeqComparator(ts.Fields, idx, desc, coreoptions.SequenceField)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -31,9 +32,9 @@ type tableKind struct {
 var (
 	// parquetFixed is a Parquet table with two fixed buckets hashed on id.
 	parquetFixed = tableKind{"parquet-fixed-bucket", map[string]string{
-		"file.format": "parquet", "bucket": "2", "bucket-key": "id"}}
+		coreoptions.FileFormat: "parquet", coreoptions.Bucket: "2", coreoptions.BucketKey: "id"}}
 	// avroUnaware is an Avro table without buckets (bucket -1).
-	avroUnaware = tableKind{"avro-unaware", map[string]string{"file.format": "avro"}}
+	avroUnaware = tableKind{"avro-unaware", map[string]string{coreoptions.FileFormat: "avro"}}
 )
 
 // days are the partition values rows spread over (plus NULL, the default

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -28,7 +29,7 @@ func testConcurrentCommits(t *testing.T, fsys fs.FS) {
 	const writers, commits, perCommit = 4, 3, 6
 	// write-only: the writers' own compactions would add COMPACT snapshots
 	// (and may lose to each other); this suite counts APPEND commits.
-	tbl := createTable(t, fsys, parquetFixed, map[string]string{"write-only": "true"})
+	tbl := createTable(t, fsys, parquetFixed, map[string]string{coreoptions.WriteOnly: "true"})
 	type result struct {
 		ids []int64
 		err error
@@ -100,7 +101,7 @@ func testConcurrentCommits(t *testing.T, fsys fs.FS) {
 // read once.
 func testConcurrentCommitsCompacting(t *testing.T, fsys fs.FS) {
 	const writers, commits, perCommit = 4, 4, 6
-	tbl := createTable(t, fsys, parquetFixed, map[string]string{"compaction.min.file-num": "2"})
+	tbl := createTable(t, fsys, parquetFixed, map[string]string{coreoptions.CompactionMinFileNum: "2"})
 	errs := make(chan error, writers)
 	var lost atomic.Int64 // compactions that lost a race (reported, not failed)
 	for g := 0; g < writers; g++ {

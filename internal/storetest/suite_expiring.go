@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -57,9 +58,9 @@ func envInt(t *testing.T, name string, def int) int {
 func runExpiringCommits(t *testing.T, fsys fs.FS, minRetained, commits int, seed uint64) {
 	const writers, perCommit = 8, 3
 	tbl := createTable(t, fsys, avroUnaware, map[string]string{
-		"snapshot.num-retained.min": strconv.Itoa(minRetained),
-		"snapshot.num-retained.max": strconv.Itoa(minRetained + 2),
-		"snapshot.time-retained":    "1 min",
+		coreoptions.SnapshotNumRetainedMin: strconv.Itoa(minRetained),
+		coreoptions.SnapshotNumRetainedMax: strconv.Itoa(minRetained + 2),
+		coreoptions.SnapshotTimeRetained:   "1 min",
 	})
 	var clockMu sync.Mutex
 	clock := time.Now()

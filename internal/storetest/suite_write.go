@@ -11,6 +11,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
@@ -53,13 +54,13 @@ func testWriteRead(t *testing.T, fsys fs.FS) {
 				partDir = strings.TrimSuffix(partDir, "/")
 				partitions[partDir] = true
 				require.Equal(t, fmt.Sprintf("bucket-%d", sp.Bucket), bucketDir)
-				if kind.opts["bucket"] == "2" {
+				if kind.opts[coreoptions.Bucket] == "2" {
 					require.Contains(t, []int32{0, 1}, sp.Bucket, sp.BucketPath)
 				} else {
 					require.Zero(t, sp.Bucket, sp.BucketPath)
 				}
 				for _, f := range sp.Files {
-					require.True(t, strings.HasSuffix(f.FileName, "."+kind.opts["file.format"]), f.FileName)
+					require.True(t, strings.HasSuffix(f.FileName, "."+kind.opts[coreoptions.FileFormat]), f.FileName)
 					planned = append(planned, tablePath+"/"+sp.BucketPath+"/"+f.FileName)
 				}
 

@@ -9,13 +9,14 @@ import (
 	"github.com/paimon-go/paimon-go/format/binaryrow"
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/partpath"
 )
 
 // Table options that shape partition directories (Java CoreOptions).
 const (
-	optPartitionDefaultName = "partition.default-name"
-	optPartitionLegacyName  = "partition.legacy-name"
+	optPartitionDefaultName = coreoptions.PartitionDefaultName
+	optPartitionLegacyName  = coreoptions.PartitionGenerateLegacyName
 	defaultPartitionName    = "__DEFAULT_PARTITION__"
 )
 

@@ -16,13 +16,14 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/internal/datafile"
 )
 
 // Table options read for metadata files (Java CoreOptions).
 const (
-	optManifestCompression = "manifest.compression"
-	optZstdLevel           = "file.compression.zstd-level"
+	optManifestCompression = coreoptions.ManifestCompression
+	optZstdLevel           = coreoptions.FileCompressionZstdLevel
 )
 
 // Table is an append-only table being written. Create one with Create, then

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 )
 
 // This file turns what Inspect read into the report: statistics per bucket
@@ -237,7 +239,7 @@ func analyzeBuckets(rep *Report, cfg *config, add addFinding) {
 		if cfg.bucketMode != "unaware" && b.Bytes > bucketRecommendedMax {
 			opts := "bucket"
 			if cfg.bucketMode == "dynamic" || cfg.bucketMode == "cross-partition" {
-				opts = "dynamic-bucket.target-row-num"
+				opts = coreoptions.DynamicBucketTargetRowNum
 			}
 			add("bucket-too-large", "warning", scope, opts,
 				"holds %s; Paimon recommends 200 MiB to 1 GiB per bucket: more buckets would split it", FormatBytes(b.Bytes))
@@ -249,9 +251,9 @@ func analyzeBuckets(rep *Report, cfg *config, add addFinding) {
 		}
 	}
 	if level0 > 0 {
-		why := "deletion-vectors.enabled"
+		why := coreoptions.DeletionVectorsEnabled
 		if !cfg.deletionVectors {
-			why = "merge-engine"
+			why = coreoptions.MergeEngine
 		}
 		add("level0-invisible", "info", "table", why+",write-only",
 			"%d level-0 files are not visible to batch reads until compaction moves them up (%s)",
@@ -298,7 +300,7 @@ func analyzeBucketBalance(rep *Report, cfg *config, add addFinding) {
 			if p != "" {
 				scope = "partition " + p
 			}
-			add("bucket-skew", "warning", scope, "bucket-key",
+			add("bucket-skew", "warning", scope, coreoptions.BucketKey,
 				"the largest bucket holds %s, %.1f times the median bucket (%s): the bucket key concentrates rows; a bucket key with more evenly spread values would balance them",
 				FormatBytes(top), float64(top)/float64(max(med, 1)), FormatBytes(med))
 		}
@@ -350,7 +352,7 @@ func analyzeSnapshots(rep *Report, in *input, add addFinding) {
 		alone := *in
 		alone.consumers = []Consumer{c}
 		if held := overdueSnapshots(in, false) - overdueSnapshots(&alone, true); held > 0 {
-			add("consumer-blocking", "warning", scope, "consumer.expiration-time",
+			add("consumer-blocking", "warning", scope, coreoptions.ConsumerExpirationTime,
 				"it is %d snapshots behind (next snapshot %d) and keeps %d snapshots from expiring", c.Lag, c.NextSnapshot, held)
 		}
 	}
