@@ -31,6 +31,22 @@ func checkOptions(ts *schema.TableSchema, op coreoptions.Op, table string) error
 	}
 }
 
+// CheckOptionKeys refuses table options whose keys Java Paimon does not
+// know, naming the closest known key: "target-file-sizee" would be stored
+// and silently do nothing, in Java as here. Keys in custom pass (options
+// stored for another system or an application). The error wraps
+// ErrInvalidOption. Call it before catalog.DDL's CreateTable (on the
+// schema's Options) or AlterTable (on the keys of SetOption changes); the
+// catalog itself accepts any key, as Java's does, so that tables made
+// elsewhere stay alterable. The command's table create and table alter
+// call it, with --custom-option as the escape.
+func CheckOptionKeys(opts map[string]string, custom ...string) error {
+	if err := coreoptions.CheckKeys(opts, custom); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
+	return nil
+}
+
 // withoutOptions returns ts, or a shallow copy of it without keys when it
 // sets any of them (for checking options a caller has honoured itself).
 func withoutOptions(ts *schema.TableSchema, keys []string) *schema.TableSchema {

@@ -45,6 +45,8 @@ func runTableAlter(ctx context.Context, e *env, c *command, args []string) error
 	fs.Var(changeFlag{list, parseDropColumn}, "drop-column", "drop column `COL`")
 	fs.Var(changeFlag{list, parseRenameColumn}, "rename-column", "rename a column: `OLD=NEW`")
 	fs.Var(changeFlag{list, parseAlterColumnType}, "alter-column-type", "change a column's type: `'COL TYPE'`")
+	var custom keyList
+	fs.Var(&custom, "custom-option", "accept --set of option `KEY` although Java Paimon does not know it (repeatable)")
 	a, err := parseTable(e, c, fs, args, tableSpec{maxRest: 0})
 	if err != nil {
 		return err
@@ -52,6 +54,15 @@ func runTableAlter(ctx context.Context, e *env, c *command, args []string) error
 	id := a.table
 	if len(list.changes) == 0 {
 		return usagef(c.name, "nothing to change: give --set, --unset, --comment, --add-column, --drop-column, --rename-column or --alter-column-type")
+	}
+	set := map[string]string{}
+	for _, ch := range list.changes {
+		if so, ok := ch.(paimon.SetOption); ok {
+			set[so.Key] = so.Value
+		}
+	}
+	if err := paimon.CheckOptionKeys(set, custom...); err != nil {
+		return fmt.Errorf("%w (pass --custom-option KEY to store a key of your own)", err)
 	}
 	cat, ddl, closeCat, err := openDDL(ctx, a)
 	if err != nil {

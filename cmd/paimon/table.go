@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/paimon-go/paimon-go/catalog"
 	"github.com/paimon-go/paimon-go/paimon"
@@ -25,6 +26,11 @@ definition from a JSON file in the form of Java Paimon's Schema:
 Field ids may be left out (then all of them): fields are numbered in order.
 Types are Paimon type strings (INT, BIGINT, DECIMAL(10, 2), STRING,
 TIMESTAMP(3), ...); nested types may also be given as Java's JSON objects.
+
+Option keys must be Java Paimon's (a misspelt key would be stored and do
+nothing): an unknown key is refused with the closest known one. Pass
+--custom-option KEY (repeatable) to "table create" or "table alter" to
+store a key of your own or of another system.
 
 "table alter" applies its changes in the order given, as one new schema:
 
@@ -104,6 +110,8 @@ func runTableCreate(ctx context.Context, e *env, c *command, args []string) erro
 	fs := newFlagSet(c)
 	fs.StringVar(&schemaFile, "schema", "", "`FILE` holding the table definition as Paimon schema JSON")
 	fs.BoolVar(&ifNotExists, "if-not-exists", false, "succeed without doing anything when the table exists")
+	var custom keyList
+	fs.Var(&custom, "custom-option", "accept option `KEY` although Java Paimon does not know it (repeatable)")
 	a, err := parseTable(e, c, fs, args, tableSpec{})
 	if err != nil {
 		return err
@@ -119,6 +127,9 @@ func runTableCreate(ctx context.Context, e *env, c *command, args []string) erro
 	s, err := paimon.ParseSchemaJSON(b)
 	if err != nil {
 		return fmt.Errorf("%s: %w", schemaFile, err)
+	}
+	if err := paimon.CheckOptionKeys(s.Options, custom...); err != nil {
+		return fmt.Errorf("%s: %w (pass --custom-option KEY to store a key of your own)", schemaFile, err)
 	}
 	_, ddl, closeCat, err := openDDL(ctx, a)
 	if err != nil {
@@ -163,5 +174,19 @@ func runTableDrop(ctx context.Context, e *env, c *command, args []string) error 
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Dropped table %s.\n", id)
+	return nil
+}
+
+// keyList is a repeatable flag collecting option keys.
+type keyList []string
+
+func (l *keyList) String() string { return strings.Join(*l, ",") }
+
+func (l *keyList) Set(v string) error {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return errors.New("want an option key")
+	}
+	*l = append(*l, v)
 	return nil
 }

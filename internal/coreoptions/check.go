@@ -1,10 +1,13 @@
 package coreoptions
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/paimon-go/paimon-go/internal/textdist"
 )
 
 // Check returns an error wrapping ErrUnsupported for the first option (in
@@ -68,4 +71,42 @@ func checkRule(o *Option, r Rule, key, value string, op Op) error {
 		reason += ": " + o.Note
 	}
 	return &Error{Key: key, Value: value, Reason: reason, Err: ErrUnsupported}
+}
+
+// ErrUnknown is wrapped by the refusal of a key Java Paimon does not know
+// (CheckKeys).
+var ErrUnknown = errors.New("unknown table option")
+
+// knownKeys are the literal keys and fallback keys of the registry: the
+// candidates of CheckKeys' "did you mean".
+var knownKeys = func() []string {
+	var keys []string
+	for _, o := range registry {
+		if !strings.ContainsAny(o.Key, "*#") {
+			keys = append(keys, o.Key)
+		}
+	}
+	return append(keys, slices.Sorted(maps.Keys(byFallback))...)
+}()
+
+// CheckKeys refuses, with an error wrapping ErrUnknown, the first key of
+// opts (in key order) that Lookup does not know and custom does not name,
+// suggesting the closest known key. Java itself stores any key, so a
+// misspelt one (target-file-sizee) is silently without effect; DDL entry
+// points (the command's table create and table alter, and library callers
+// through paimon.CheckOptionKeys) call this to catch it, and list the keys
+// they mean to store for other systems in custom. Reads and writes do not
+// call it: tables written elsewhere may carry any key.
+func CheckKeys(opts map[string]string, custom []string) error {
+	for _, key := range slices.Sorted(maps.Keys(opts)) {
+		if _, ok := Lookup(key); ok || slices.Contains(custom, key) {
+			continue
+		}
+		reason := "not a Java Paimon option"
+		if best := textdist.Closest(key, knownKeys); best != "" {
+			reason += fmt.Sprintf(" (did you mean %q?)", best)
+		}
+		return &Error{Key: key, Value: opts[key], Reason: reason, Err: ErrUnknown}
+	}
+	return nil
 }

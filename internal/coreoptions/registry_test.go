@@ -120,6 +120,31 @@ func TestGoldenSchemaKeysKnown(t *testing.T) {
 	}
 }
 
+func TestCheckKeys(t *testing.T) {
+	require := func(cond bool, format string, args ...any) {
+		t.Helper()
+		if !cond {
+			t.Fatalf(format, args...)
+		}
+	}
+	ok := map[string]string{"bucket": "2", "log.scan": "latest", "fields.a.aggregate-function": "sum", "fields.a.b.sequence-group": "c"}
+	require(CheckKeys(ok, nil) == nil, "known keys refused: %v", CheckKeys(ok, nil))
+	for key, want := range map[string]string{
+		"target-file-sizee":         `option target-file-sizee = "v": not a Java Paimon option (did you mean "target-file-size"?)`,
+		"snapshot.num-retained.mim": `option snapshot.num-retained.mim = "v": not a Java Paimon option (did you mean "snapshot.num-retained.min"?)`,
+		"bukcet":                    `option bukcet = "v": not a Java Paimon option (did you mean "bucket"?)`,
+		"my.own.key":                `option my.own.key = "v": not a Java Paimon option`,
+	} {
+		err := CheckKeys(map[string]string{"bucket": "1", key: "v"}, nil)
+		require(errors.Is(err, ErrUnknown), "%s: %v", key, err)
+		require(err.Error() == want, "%s: got %q, want %q", key, err, want)
+		require(CheckKeys(map[string]string{key: "v"}, []string{key}) == nil, "%s: custom key refused", key)
+	}
+	for p, s := range goldenSchemas(t) {
+		require(CheckKeys(s.Options, nil) == nil, "%s: %v", p, CheckKeys(s.Options, nil))
+	}
+}
+
 // TestGoldenSchemasReadable: the golden tables are read today, so no
 // option they carry may be refused on read.
 func TestGoldenSchemasReadable(t *testing.T) {
