@@ -112,6 +112,34 @@ func BenchmarkWrite(b *testing.B) {
 	}
 }
 
+// BenchmarkPKWrite is pk-write: upserts into a fresh copy of bench.pk_write
+// (made by PaimonBench gen-pkwrite; skipped when the warehouse lacks it).
+func BenchmarkPKWrite(b *testing.B) {
+	wh, meta := benchWarehouse(b)
+	ctx := context.Background()
+	rows := meta["scan"].FileRows
+	if _, err := os.Stat(filepath.Join(wh, DB+".db", "pk_write")); err != nil {
+		b.Skip("no bench.pk_write: run bench/run.sh --ops pk-write once")
+	}
+	for range b.N {
+		b.StopTimer()
+		dst := copyTable(b, wh, "pk_write")
+		tbl, err := OpenTable(ctx, dst, "pk_write")
+		if err != nil {
+			b.Fatal(err)
+		}
+		sc, err := schema.ToArrowSchema(tbl.Schema().Fields)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := PKWriteAndCommit(ctx, tbl, sc, rows); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
 // BenchmarkWriteRaw encodes the same generated rows with pqarrow alone, one
 // file per day: the limit BenchmarkWrite is compared against.
 func BenchmarkWriteRaw(b *testing.B) {
