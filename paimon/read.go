@@ -264,6 +264,16 @@ func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.Dat
 			return
 		}
 		defer file.Close()
+		// The size the manifest recorded must be the file's: a file
+		// replaced by another (a rewrite, a copy from elsewhere) can hold
+		// the same number of rows and would read silently. Open already
+		// learned the size (a stat, an object's attributes), so this costs
+		// no request. Java passes the recorded size to its format readers
+		// (FormatReaderContext) instead, which then fail less clearly.
+		if f.FileSize != file.Size() {
+			yield(nil, corrupt(p, fmt.Errorf("file has %d bytes, manifest says %d", file.Size(), f.FileSize)))
+			return
+		}
 		var fill *rowTrackingFill
 		if r.st.rowTracking {
 			fill = newRowTrackingFill(want, f)
