@@ -24,13 +24,12 @@ type GCSServer struct {
 
 // GCS starts a fake-gcs-server for the test, creates its bucket and sets
 // STORAGE_EMULATOR_HOST in the test's environment (t.Setenv: the test must
-// not be parallel), which gocloud's gcsblob and the Go storage client read
+// not be parallel), which gcsfs (like the Go storage client) reads
 // to talk to the emulator without credentials. It is stopped at t.Cleanup.
 // A missing binary skips the test (fails it when [Required]).
 //
-// gcsblob resolves its default credentials once per process, on the first
-// gs:// URL it opens: open none before calling GCS, or it will have looked
-// for real Google credentials.
+// gcsfs reads STORAGE_EMULATOR_HOST on every open; opening a gs:// URL
+// before calling GCS looks for real Google credentials.
 func GCS(t testing.TB) *GCSServer {
 	t.Helper()
 	return startGCS(t, false)
@@ -83,7 +82,7 @@ func startGCS(t testing.TB, memory bool) *GCSServer {
 	return s
 }
 
-// URL is the gocloud gcsblob URL of prefix inside the bucket; the
+// URL is the gs:// URL of prefix inside the bucket; the
 // emulator's address comes from STORAGE_EMULATOR_HOST.
 func (s *GCSServer) URL(prefix string) string {
 	return (&url.URL{Scheme: "gs", Host: s.Bucket, Path: slashPrefix(prefix)}).String()

@@ -1,6 +1,9 @@
 // Package gcsfs serves Paimon warehouses on Google Cloud Storage through
-// fs/blobfs and gocloud's gcsblob driver, in the role of Java Paimon's
-// paimon-gs FileIO.
+// fs/blobfs and a gocloud blob driver over the GCS JSON API
+// (google.golang.org/api/storage/v1), in the role of Java Paimon's
+// paimon-gs FileIO. gocloud's gcsblob is not used: its storage client
+// links gRPC with xDS and OpenTelemetry exporters, most of the weight of
+// the paimon binary, for a transport Paimon does not use.
 //
 // Importing the package registers the "gs" scheme with package fs:
 //
@@ -8,7 +11,8 @@
 //
 //	fsys, name, err := fs.OpenURI(ctx, "gs://bucket/warehouse")
 //
-// Programs that bring their own *storage.Client call [Open] instead.
+// Programs that bring their own authenticated *http.Client call [Open]
+// instead.
 //
 // # Configuration
 //
@@ -23,7 +27,7 @@
 //     such as fake-gcs-server (started with -scheme http) and drops
 //     authentication.
 //
-// A URI accepts gocloud's gcsblob query parameters: anonymous=true for
+// A URI accepts the query parameters of gocloud's gcsblob URLs: anonymous=true for
 // public buckets, access_id and private_key_path (only used for signed
 // URLs, which Paimon does not need) and universe_domain. Anything else is
 // an error, raised before credentials are looked up.

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 
-	"cloud.google.com/go/storage"
-	"gocloud.dev/blob/gcsblob"
+	"gocloud.dev/blob"
 	"gocloud.dev/gcp"
 	"golang.org/x/oauth2/google"
 
@@ -25,10 +26,10 @@ const emulatorEnv = "STORAGE_EMULATOR_HOST"
 
 func init() { blobfs.Register(Scheme, openURL) }
 
-// openURL opens "gs://bucket?params" with gocloud's gcsblob URL opener.
-// Unlike gcsblob's default opener it looks the credentials up on every
-// open and returns a failure to find them instead of printing a warning to
-// standard output and going on without.
+// openURL opens "gs://bucket?params". It accepts gocloud gcsblob's query
+// parameters so that URIs stay portable between the two, and looks the
+// credentials up on every open, returning a failure to find them instead
+// of going on without (gcsblob's default opener prints a warning).
 func openURL(ctx context.Context, u *url.URL) (*blobfs.FS, error) {
 	q := u.Query()
 	anonymous := false
@@ -39,8 +40,9 @@ func openURL(ctx context.Context, u *url.URL) (*blobfs.FS, error) {
 		}
 	}
 	for k := range q {
-		// Checked here too so that a mistyped URI fails before any
-		// credential lookup.
+		// Checked before any credential lookup so that a mistyped URI
+		// fails first. access_id and private_key_path only serve signed
+		// URLs in gcsblob, which Paimon does not need.
 		if k != "anonymous" && k != "access_id" && k != "private_key_path" && k != "universe_domain" {
 			return nil, fmt.Errorf("gcsfs: unknown query parameter %q", k)
 		}
@@ -49,7 +51,7 @@ func openURL(ctx context.Context, u *url.URL) (*blobfs.FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := (&gcsblob.URLOpener{Client: client}).OpenBucketURL(ctx, u)
+	b, err := openBucket(ctx, client, u.Host, q.Get("universe_domain"))
 	if err != nil {
 		return nil, err
 	}
@@ -58,9 +60,9 @@ func openURL(ctx context.Context, u *url.URL) (*blobfs.FS, error) {
 
 // httpClient returns an unauthenticated client for emulators and public
 // buckets, and one with Application Default Credentials otherwise.
-func httpClient(ctx context.Context, anonymous bool, universeDomain string) (*gcp.HTTPClient, error) {
+func httpClient(ctx context.Context, anonymous bool, universeDomain string) (*http.Client, error) {
 	if anonymous || os.Getenv(emulatorEnv) != "" {
-		return gcp.NewAnonymousHTTPClient(gcp.DefaultTransport()), nil
+		return &gcp.NewAnonymousHTTPClient(gcp.DefaultTransport()).Client, nil
 	}
 	var creds *google.Credentials
 	var err error
@@ -72,17 +74,44 @@ func httpClient(ctx context.Context, anonymous bool, universeDomain string) (*gc
 	if err != nil {
 		return nil, fmt.Errorf("gcsfs: no Google Cloud credentials (set GOOGLE_APPLICATION_CREDENTIALS or run `gcloud auth application-default login`; add ?anonymous=true for a public bucket): %w", err)
 	}
-	return gcp.NewHTTPClient(gcp.DefaultTransport(), creds.TokenSource)
+	c, err := gcp.NewHTTPClient(gcp.DefaultTransport(), creds.TokenSource)
+	if err != nil {
+		return nil, fmt.Errorf("gcsfs: %w", err)
+	}
+	return &c.Client, nil
+}
+
+// openBucket builds the JSON API client over client (which carries the
+// credentials) and the bucket handle. STORAGE_EMULATOR_HOST
+// ("host:port", or a URL) replaces the endpoint, as in the storage
+// package.
+func openBucket(ctx context.Context, client *http.Client, name, universeDomain string) (*blob.Bucket, error) {
+	if name == "" {
+		return nil, errors.New("gcsfs: empty bucket name")
+	}
+	b := &bucket{name: name, client: client, universeDomain: universeDomain}
+	if host := os.Getenv(emulatorEnv); host != "" {
+		if !strings.Contains(host, "://") {
+			host = "http://" + host
+		}
+		b.endpoint = strings.TrimSuffix(host, "/") + "/storage/v1/"
+	}
+	// Fails now on options the client refuses.
+	if _, err := b.objects(ctx); err != nil {
+		return nil, fmt.Errorf("gcsfs: open bucket %s: %w", name, err)
+	}
+	return blob.NewBucket(b), nil
 }
 
 // Options tunes [Open]. A nil *Options means Application Default
 // Credentials, or no credentials when STORAGE_EMULATOR_HOST is set.
 type Options struct {
-	// Client is the storage client to use. Nil builds one as described
+	// HTTPClient sends the requests and authenticates them (for example
+	// one from golang.org/x/oauth2/google). Nil builds one as described
 	// in the package documentation. The FS does not close it.
-	Client *storage.Client
+	HTTPClient *http.Client
 	// Anonymous makes the default client unauthenticated (public
-	// buckets). Ignored when Client is set.
+	// buckets). Ignored when HTTPClient is set.
 	Anonymous bool
 	// FS tunes the file system.
 	FS *blobfs.Options
@@ -99,17 +128,16 @@ func Open(ctx context.Context, bucket, prefix string, opts *Options) (*blobfs.FS
 	if opts != nil {
 		o = *opts
 	}
-	var client *gcp.HTTPClient
-	gopts := &gcsblob.Options{Client: o.Client}
-	if o.Client == nil {
+	client := o.HTTPClient
+	if client == nil {
 		var err error
 		if client, err = httpClient(ctx, o.Anonymous, ""); err != nil {
 			return nil, err
 		}
 	}
-	b, err := gcsblob.OpenBucket(ctx, client, bucket, gopts)
+	b, err := openBucket(ctx, client, bucket, "")
 	if err != nil {
-		return nil, fmt.Errorf("gcsfs: open bucket %s: %w", bucket, err)
+		return nil, err
 	}
 	return blobfs.Own(b, prefix, o.FS)
 }
