@@ -27,8 +27,13 @@
 // PartitionStats (a manifest's _PARTITION_STATS), NewUUID and FileNames
 // (Java's file-name uuids), and ParseMemorySize (Java's MemorySize).
 //
+// File indexes (file-index.*, fileindex.go): bloom-filter and bitmap
+// indexes of append files, embedded in the DataFileMeta or in a separate
+// .index extra file as Java's DataFileIndexWriter stores them.
+//
 // Not written (a table asking for them still gets correct files without
-// them): file indexes (file-index.*), external data paths
+// them): other file-index types (bsi, range-bitmap), file indexes of
+// primary-key files, external data paths
 // (data-file.external-paths), per-level formats and compressions,
 // VARIANT/BLOB/VECTOR columns, TIMESTAMP(7..9) in Parquet and Avro, ORC
 // bloom filters (orc.bloom.filter.columns: an optional index).

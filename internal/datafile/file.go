@@ -23,6 +23,8 @@ type dataFile struct {
 	kv       *kvTracker // key-value files only
 	firstSeq int64
 	rows     int64
+	index    *fileIndexes    // nil without file-index options
+	ctx      context.Context // of Create: the index file is written with it
 }
 
 // openFile creates the next data file of the bucket directory. The fs
@@ -44,6 +46,11 @@ func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
 	}
 	if w.layout.kv != nil {
 		f.kv = &kvTracker{l: w.layout}
+	}
+	f.ctx = ctx
+	if f.index, err = newFileIndexes(w.cfg.index); err != nil {
+		_ = out.Abort()
+		return nil, fmt.Errorf("datafile: %s: %w", path, err)
 	}
 	switch w.cfg.format {
 	case FormatAvro:
@@ -84,6 +91,9 @@ func (f *dataFile) write(w *Writer, rec arrow.RecordBatch) error {
 		return fmt.Errorf("datafile: write %s: %w", f.path, err)
 	}
 	f.stats.add(out)
+	if f.index != nil {
+		f.index.add(out)
+	}
 	f.rows += rec.NumRows()
 	return nil
 }
@@ -133,6 +143,18 @@ func (f *dataFile) finish(w *Writer) (manifest.DataFileMeta, error) {
 	if err != nil {
 		return manifest.DataFileMeta{}, fmt.Errorf("datafile: %s: %w", f.path, err)
 	}
+	var embedded []byte
+	extra := []string{}
+	if f.index != nil {
+		b, name, err := f.index.finish(f.ctx, w.opts.FS, w.opts.Dir, f.name, w.cfg.index.threshold)
+		if err != nil {
+			return manifest.DataFileMeta{}, err
+		}
+		embedded = b
+		if name != "" {
+			extra = append(extra, name)
+		}
+	}
 	zero := int64(0)
 	source := manifest.FileSourceAppend
 	if w.opts.Compaction {
@@ -150,9 +172,10 @@ func (f *dataFile) finish(w *Writer) (manifest.DataFileMeta, error) {
 		MaxSequenceNumber: f.firstSeq + f.rows - 1,
 		SchemaID:          w.opts.Schema.ID,
 		Level:             0,
-		ExtraFiles:        []string{},
+		ExtraFiles:        extra,
 		CreationTime:      &created,
 		DeleteRowCount:    &zero,
+		EmbeddedIndex:     embedded,
 		FileSource:        &source,
 		ValueStatsCols:    cols,
 	}, nil

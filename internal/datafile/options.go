@@ -77,6 +77,8 @@ type config struct {
 
 	modes []statsMode
 	dense bool
+
+	index *indexConfig // append files only; nil: no file index
 }
 
 // Validate checks that a Writer can write data files of the table: its
@@ -127,6 +129,11 @@ func parseConfig(ts *schema.TableSchema, l *layout) (*config, error) {
 	for _, f := range fields {
 		if err := checkWritable(c.format, f.Type); err != nil {
 			return nil, fmt.Errorf("column %s: %w", f.Name, err)
+		}
+	}
+	if kv == nil {
+		if c.index, err = parseFileIndex(opts, fields); err != nil {
+			return nil, err
 		}
 	}
 	compression, _, err := kvOption(opts, kv, optFileCompression, optFileCompressionPerLevel, optChangelogCompression)

@@ -305,6 +305,9 @@ func (w *Writer) finishCurrent() error {
 	f := w.cur
 	w.cur = nil
 	w.paths = append(w.paths, f.path)
+	if f.index != nil {
+		w.paths = append(w.paths, f.path+".index") // removed by Abort if written
+	}
 	meta, err := f.finish(w)
 	if err != nil {
 		return err
