@@ -96,3 +96,46 @@ func TestResultCombination(t *testing.T) {
 	require.False(t, Remain().And(Skip()).Remain())
 	require.True(t, Remain().And(Remain()).Remain())
 }
+
+// TestWriteReadRoundTrip writes bloom-filter and bitmap indexes, encodes
+// them in the file-index format and answers from what it reads back: a
+// written value is never excluded, an absent one is (bitmap) or mostly
+// is (bloom filter).
+func TestWriteReadRoundTrip(t *testing.T) {
+	str := schema.StringType()
+	bw, err := NewColumnWriter("bloom-filter", str, map[string]string{"items": "100"})
+	require.NoError(t, err)
+	mw, err := NewColumnWriter("bitmap", str, nil)
+	require.NoError(t, err)
+	iw, err := NewColumnWriter("bitmap", schema.IntType(), nil)
+	require.NoError(t, err)
+	for i := range 300 {
+		var v any = string(rune('a' + i%20))
+		if i%7 == 0 {
+			v = nil
+		}
+		bw.Add(v)
+		mw.Add(v)
+		iw.Add(int32(i % 5))
+	}
+	b := Encode([]ColumnIndex{{"s", "bloom-filter", bw.Bytes()}, {"s", "bitmap", mw.Bytes()}, {"n", "bitmap", iw.Bytes()}})
+	f, err := Parse(b)
+	require.NoError(t, err)
+	bloomIdx := f.Index("s", "bloom-filter", str)
+	bm := f.Index("s", "bitmap", str)
+	for i := range 20 {
+		v := string(rune('a' + i))
+		require.True(t, bloomIdx.Test(OpEqual, []any{v}).Remain(), v)
+		r := bm.Test(OpEqual, []any{v})
+		require.True(t, r.Remain(), v)
+		for _, row := range r.Bitmap().ToArray() {
+			require.Equal(t, i, int(row)%20)
+			require.NotZero(t, row%7)
+		}
+	}
+	require.False(t, bm.Test(OpEqual, []any{"zz"}).Remain())
+	require.Equal(t, uint64(43), bm.Test(OpIsNull, nil).Bitmap().GetCardinality())
+	ib := f.Index("n", "bitmap", schema.IntType())
+	require.Equal(t, uint64(60), ib.Test(OpEqual, []any{int32(3)}).Bitmap().GetCardinality())
+	require.False(t, ib.Test(OpIn, []any{int32(7), int32(-1)}).Remain())
+}
