@@ -311,10 +311,11 @@ func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.Dat
 }
 
 // formatErr maps an error of a file-format decoder: a feature the decoder
-// lacks (parquet.ErrUnsupported: a codec, a shredded VARIANT) is
-// ErrUnsupported, never labelled corrupt; anything else is a CorruptError.
+// lacks (parquet.ErrUnsupported: a codec; orc.ErrUnsupported: a codec, a
+// file version, a column encoding) is ErrUnsupported, never labelled
+// corrupt, since the file is well formed; anything else is a CorruptError.
 func formatErr(p string, err error) error {
-	if errors.Is(err, parquet.ErrUnsupported) {
+	if errors.Is(err, parquet.ErrUnsupported) || errors.Is(err, orc.ErrUnsupported) {
 		return fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
 	return corrupt(p, err)
@@ -343,7 +344,7 @@ func (r *splitReader) openFormat(ctx context.Context, p string, ra io.ReaderAt, 
 	case "avro":
 		ar, err := avrofile.Open(ctx, ra, size, &avrofile.ReadOptions{Name: p})
 		if err != nil {
-			return nil, corrupt(p, err)
+			return nil, formatErr(p, err)
 		}
 		return func(ctx context.Context, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error] {
 			return ar.Read(ctx, fields, &avrofile.ReadRequest{BatchSize: batch, Allocator: r.mem})
@@ -351,7 +352,7 @@ func (r *splitReader) openFormat(ctx context.Context, p string, ra io.ReaderAt, 
 	case "orc":
 		or, err := orc.Open(ctx, ra, size, &orc.ReadOptions{Name: p, TimestampLTZ: r.st.orcLTZMode()})
 		if err != nil {
-			return nil, corrupt(p, err)
+			return nil, formatErr(p, err)
 		}
 		return func(ctx context.Context, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error] {
 			req := &orc.ReadRequest{BatchSize: batch, Allocator: r.mem}
