@@ -135,6 +135,9 @@ func conformData(src arrow.Array, target arrow.DataType, mem memory.Allocator) (
 // entries and VARIANT groups, whose children Java names by convention).
 func conformStruct(src *array.Struct, tt *arrow.StructType, mem memory.Allocator) (arrow.ArrayData, error) {
 	sst := src.DataType().(*arrow.StructType)
+	if isVariantTarget(tt) && isShreddedGroup(sst) {
+		return rebuildShredded(src, tt, mem)
+	}
 	byID := map[int]int{}
 	byName := map[string]int{}
 	for i, f := range sst.Fields() {

@@ -23,8 +23,9 @@ func idField(name string, id int, typ arrow.DataType, nullable bool) arrow.Field
 // shredding writer lays them out (PaimonShreddingUtils.variantShreddingSchema:
 // metadata id 0, value id 1, typed_value id 2). Without typed_value the
 // value and metadata come out by name, not swapped by their ids; with
-// typed_value the file is refused as unsupported (never corrupt), before
-// any row.
+// typed_value the value is rebuilt from it; a typed_value type Java's
+// reader refuses (unannotated BINARY) is refused as unsupported (never
+// corrupt), before any row.
 func TestVariantShreddedLayout(t *testing.T) {
 	md := []byte{0x01, 0x00, 0x00} // empty dictionary
 	val := []byte{0x0c, 0x2a}      // int8 42
@@ -55,6 +56,22 @@ func TestVariantShreddedLayout(t *testing.T) {
 		sb.FieldBuilder(0).(*array.BinaryBuilder).Append(md)
 		sb.FieldBuilder(1).(*array.BinaryBuilder).AppendNull()
 		sb.FieldBuilder(2).(*array.Int32Builder).Append(42)
+	})
+	rows, err = readAll(t, file, field, nil)
+	require.NoError(t, err)
+	require.Equal(t, [][]any{{data.Variant{Value: val, Metadata: md}}}, rows)
+
+	binaryTyped := arrow.NewSchema([]arrow.Field{idField("v", 7, arrow.StructOf(
+		idField("metadata", 0, arrow.BinaryTypes.Binary, false),
+		idField("value", 1, arrow.BinaryTypes.Binary, true),
+		idField("typed_value", 2, arrow.BinaryTypes.Binary, true),
+	), false)}, nil)
+	file = writeArrow(t, binaryTyped, func(b *array.RecordBuilder) {
+		sb := b.Field(0).(*array.StructBuilder)
+		sb.Append(true)
+		sb.FieldBuilder(0).(*array.BinaryBuilder).Append(md)
+		sb.FieldBuilder(1).(*array.BinaryBuilder).AppendNull()
+		sb.FieldBuilder(2).(*array.BinaryBuilder).Append([]byte{1})
 	})
 	rows, err = readAll(t, file, field, nil)
 	require.ErrorIs(t, err, parquet.ErrUnsupported)

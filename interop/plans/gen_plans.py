@@ -561,6 +561,39 @@ dump("variant", plan("variant",
            {"name": "filter-id", "filter": "id >= 6"},
            {"name": "inc-1-3", "incremental": "1,3"}]))
 
+# ---------------------------------------------------------------- VARIANT shredded (parquet.variant.shreddingSchema)
+# 1.4.2 hands its Parquet writer only the "parquet."-prefixed options (prefix stripped), so the key carries it;
+# 2.0.0 reads the same key as the fallback of variant.shreddingSchema.
+# Java shreds v by the schema below: each file's v group is metadata, value, typed_value (issue 16). The rows
+# cover fully shredded objects, missing and mistyped fields (left in value), extra fields (a partially
+# shredded object), non-objects (typed_value null), a nested object, an array of ints, a decimal, and nulls.
+VARIANT_SHREDDING = json.dumps({"type": "ROW", "fields": [{"name": "v", "type": {"type": "ROW", "fields": [
+    {"name": "a", "type": "INT"}, {"name": "b", "type": "STRING"},
+    {"name": "c", "type": {"type": "ROW", "fields": [{"name": "d", "type": "BIGINT"}]}},
+    {"name": "arr", "type": {"type": "ARRAY", "element": "INT"}},
+    {"name": "dec", "type": "DECIMAL(10, 2)"}, {"name": "dbl", "type": "DOUBLE"}, {"name": "flag", "type": "BOOLEAN"}]}}]},
+    separators=(",", ":"))
+dump("variant-shredded", plan("variant-shredded",
+    [F(0, "id", "INT NOT NULL"), F(1, "v", "VARIANT"), F(2, "s", "STRING")],
+    [{"op": "create"},
+     W([{"id": 1, "v": "{\"a\":1,\"b\":\"x\",\"c\":{\"d\":-7},\"arr\":[1,2,300],\"dec\":12.50,\"dbl\":1.5e10,\"flag\":true}", "s": "full"},
+        {"id": 2, "v": "{\"a\":5000000000,\"b\":7,\"zz\":\"extra\",\"c\":{\"d\":1,\"e\":[null]}}", "s": "mistyped"},
+        {"id": 3, "v": "{\"b\":\"only b\"}", "s": "missing"},
+        {"id": 4, "v": None, "s": "null"},
+        {"id": 5, "v": "null", "s": "json-null"}]),
+     W([{"id": 6, "v": "[1,{\"a\":2}]", "s": "array"},
+        {"id": 7, "v": "\"a long string value that is longer than sixty-four bytes, so not a short one\"", "s": "string"},
+        {"id": 8, "v": "{\"arr\":[1,\"two\",null,40000],\"dec\":1.234,\"flag\":\"yes\",\"\u00e9\":{}}", "s": "partial"},
+        {"id": 9, "v": "{}", "s": "empty"},
+        {"id": 10, "v": "{\"c\":5,\"dbl\":-0.0,\"a\":-128}", "s": "scalar-c"}]),
+     {"op": "compact"},
+     W([{"id": 11, "v": "{\"a\":3,\"dec\":-99999999.99}", "s": "after-compact"}])],
+    options={"file.format": "parquet", "compaction.min.file-num": "2", "parquet.variant.shreddingSchema": VARIANT_SHREDDING},
+    dumps=[{"name": "cols", "cols": ["v"]},
+           {"name": "cols-s-v", "cols": ["s", "v"]},
+           {"name": "filter-id", "filter": "id >= 6"},
+           {"name": "inc-1-3", "incremental": "1,3"}]))
+
 # ---------------------------------------------------------------- ORC compression codecs and string encodings (issue 19)
 # One table whose data files use, one write each, every codec Java's ORC writer offers (orc-core 1.9 as
 # Paimon bundles it; file.compression is Paimon's orc.compress, changed between writes). Every file holds a
