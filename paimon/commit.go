@@ -79,6 +79,10 @@ type CommitResult struct {
 	// it: a re-run job with the same user and identifiers adds nothing. A
 	// warning also goes to log/slog's default logger.
 	AlreadyCommitted bool
+	// Empty is true when the messages held no change, so nothing was
+	// published (Snapshot is nil), unless CommitOptions.CommitEmpty asked
+	// for a snapshot anyway.
+	Empty bool
 	// Expired lists the snapshots the post-commit expiration removed.
 	Expired []int64
 	// ExpireErr is why that expiration failed, if it did. The commit
@@ -253,7 +257,7 @@ func (c *TableCommit) Commit(ctx context.Context, identifier int64, msgs []Commi
 	}
 	compact := hasCompaction(msgs)
 	if changes.empty() && !c.cfg.commitEmpty && !compact {
-		return &CommitResult{}, nil
+		return &CommitResult{Empty: true}, nil
 	}
 	var res *CommitResult
 	if !changes.empty() || c.cfg.commitEmpty {
@@ -296,7 +300,7 @@ func (c *TableCommit) Overwrite(ctx context.Context, identifier int64, partition
 	switch {
 	case len(c.pather.fields) > 0 && len(partition) == 0 && c.cfg.dynamicOverwrite:
 		if len(entries) == 0 {
-			return &CommitResult{}, nil
+			return &CommitResult{Empty: true}, nil
 		}
 		parts := map[string]bool{}
 		for i := range entries {
