@@ -127,7 +127,7 @@ func runFollow(ctx context.Context, e *env, a *scanArgs, tbl *paimon.Table) erro
 			return nil
 		}
 		rr := array.ReaderFromIter(p.ArrowSchema(), f.Records(ctx, p))
-		err = printRecords(e.stdout, format, tbl.Schema(), rr, 0, nil)
+		err = printRecords(e.stdout, format, tbl.Schema(), rr, 0, nil, tableView{})
 		rr.Release()
 		if err != nil {
 			return a.explainError(tbl, err)

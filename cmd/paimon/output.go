@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -46,23 +47,53 @@ type column struct {
 // stringNotNull is the type of the name columns of db list and table list.
 var stringNotNull = schema.StringType().NotNull()
 
+// tableView shapes the table output: wide prints cells uncut; columns,
+// when set, picks and orders the columns printed (in every format).
+type tableView struct {
+	wide    bool
+	columns []string
+}
+
 // printRecords prints the batches of rr in format, at most limit rows (0:
 // all), counting them on bar (which may be nil). Column types come from ts
 // where the Arrow field names a field of it (see columnTypes). The output
 // is flushed even when reading fails part way, so the rows read so far are
 // not lost.
-func printRecords(w io.Writer, format string, ts *schema.TableSchema, rr array.RecordReader, limit int64, bar *progress) (err error) {
+func printRecords(w io.Writer, format string, ts *schema.TableSchema, rr array.RecordReader, limit int64, bar *progress, view tableView) (err error) {
 	types, err := columnTypes(ts, rr.Schema())
 	if err != nil {
 		return err
 	}
-	cols := make([]column, len(types))
+	all := make([]column, len(types))
+	names := make([]string, len(types))
 	for i, f := range rr.Schema().Fields() {
-		cols[i] = column{name: f.Name, typ: types[i]}
+		all[i] = column{name: f.Name, typ: types[i]}
+		names[i] = f.Name
+	}
+	// idx maps each printed column to its column in the batches.
+	idx := make([]int, 0, len(all))
+	if view.columns == nil {
+		for i := range all {
+			idx = append(idx, i)
+		}
+	}
+	for _, name := range view.columns {
+		i := slices.Index(names, name)
+		if i < 0 {
+			return fmt.Errorf("--columns: no column %q%s; the columns are %s", name, didYouMean(name, names), strings.Join(names, ", "))
+		}
+		idx = append(idx, i)
+	}
+	cols := make([]column, len(idx))
+	for j, i := range idx {
+		cols[j] = all[i]
 	}
 	out, err := newRowWriter(format, w, cols)
 	if err != nil {
 		return err
+	}
+	if tw, ok := out.(*tableWriter); ok && view.wide {
+		tw.maxWidth = 0
 	}
 	defer func() {
 		if cerr := out.close(); err == nil {
@@ -79,7 +110,7 @@ func printRecords(w io.Writer, format string, ts *schema.TableSchema, rr array.R
 		}
 		for i := range rows {
 			for c := range cols {
-				if values[c], err = rowio.Value(rec.Column(c), i, cols[c].typ); err != nil {
+				if values[c], err = rowio.Value(rec.Column(idx[c]), i, cols[c].typ); err != nil {
 					return fmt.Errorf("column %s: %w", cols[c].name, err)
 				}
 			}
@@ -108,7 +139,7 @@ func newRowWriter(format string, w io.Writer, cols []column) (rowWriter, error) 
 	case formatCSV:
 		return newCSVWriter(bw, cols)
 	case formatTable:
-		return &tableWriter{w: bw, cols: cols}, nil
+		return &tableWriter{w: bw, cols: cols, maxWidth: tableMaxWidth}, nil
 	}
 	return nil, fmt.Errorf("unknown output format %q", format)
 }
@@ -207,18 +238,20 @@ func (c *csvWriter) close() error {
 // so output starts before a large scan ends and memory stays bounded.
 const (
 	tableSampleRows = 1000
-	tableMaxWidth   = 40 // cells wider than this are cut, ending in "…"
+	tableMaxWidth   = 40 // cells wider than this are cut in the middle ("…"), unless --wide
 	tableNull       = "NULL"
 )
 
 // tableWriter prints aligned text columns under a header and a rule line,
 // numbers right-aligned, then a row count.
 type tableWriter struct {
-	w       *bufio.Writer
-	cols    []column
-	pending [][]string // rows held back until the widths are known
-	widths  []int      // nil until the header has been written
-	rows    int
+	w *bufio.Writer
+	// maxWidth is the widest a cell prints (0: uncut).
+	maxWidth int
+	cols     []column
+	pending  [][]string // rows held back until the widths are known
+	widths   []int      // nil until the header has been written
+	rows     int
 }
 
 func (t *tableWriter) writeRow(values []any) error {
@@ -250,11 +283,11 @@ func (t *tableWriter) flushPending() {
 	header := make([]string, len(t.cols))
 	for i, c := range t.cols {
 		header[i] = sanitizeCell(c.name)
-		t.widths[i] = min(utf8.RuneCountInString(header[i]), tableMaxWidth)
+		t.widths[i] = t.capWidth(utf8.RuneCountInString(header[i]))
 	}
 	for _, r := range t.pending {
 		for i, s := range r {
-			t.widths[i] = max(t.widths[i], min(utf8.RuneCountInString(s), tableMaxWidth))
+			t.widths[i] = max(t.widths[i], t.capWidth(utf8.RuneCountInString(s)))
 		}
 	}
 	t.printLine(header, false)
@@ -267,6 +300,13 @@ func (t *tableWriter) flushPending() {
 		t.printRow(r)
 	}
 	t.pending = nil
+}
+
+func (t *tableWriter) capWidth(n int) int {
+	if t.maxWidth > 0 {
+		return min(n, t.maxWidth)
+	}
+	return n
 }
 
 func (t *tableWriter) printRow(cells []string) { t.printLine(cells, true) }
@@ -309,15 +349,22 @@ func rightAligned(t schema.DataType) bool {
 	return t.Root.IsNumeric()
 }
 
-// truncateCell cuts s to at most width runes, marking the cut with "…".
+// truncateCell cuts s to at most width runes, replacing its middle with
+// "…": the start and the end are what tell long values apart (file and
+// manifest names share their prefix, differ in their UUID and end in
+// their sequence number).
 func truncateCell(s string, width int) string {
-	if utf8.RuneCountInString(s) <= width {
+	n := utf8.RuneCountInString(s)
+	if n <= width {
 		return s
 	}
 	if width <= 1 {
 		return string([]rune(s)[:max(width, 0)])
 	}
-	return string([]rune(s)[:width-1]) + "…"
+	r := []rune(s)
+	head := (width - 1) / 2
+	tail := width - 1 - head
+	return string(r[:head]) + "…" + string(r[n-tail:])
 }
 
 // sanitizeCell keeps a cell on one line: line breaks and tabs become

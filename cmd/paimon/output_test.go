@@ -128,8 +128,10 @@ func TestTruncateAndSanitize(t *testing.T) {
 		want  string
 	}{
 		{"abc", 5, "abc"},
-		{"abcdef", 4, "abc…"},
-		{"üüüüü", 3, "üü…"},
+		{"abcdef", 4, "a…ef"},
+		{"abcdefg", 5, "ab…fg"},
+		{"üüüüü", 3, "ü…ü"},
+		{"manifest-6e44d227-47ee-4701-8ba9-522b2f834463-0", 40, "manifest-6e44d227-4…-8ba9-522b2f834463-0"},
 		{"ab", 1, "a"},
 		{"ab", 0, ""},
 	}

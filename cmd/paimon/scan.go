@@ -64,8 +64,10 @@ type scanArgs struct {
 	asOf      time.Time
 	limit     int64
 	outputSet bool
-	explain   bool
-	audit     bool
+	// wide prints table output uncut.
+	wide    bool
+	explain bool
+	audit   bool
 	// rowTracking reads the $row_tracking table: _ROW_ID and
 	// _SEQUENCE_NUMBER after the columns.
 	rowTracking bool
@@ -102,7 +104,7 @@ func runScan(ctx context.Context, e *env, c *command, args []string) error {
 	bar := newProgressUnit(e.stderr, isTerminal(e.stderr) && !isTerminal(e.stdout), "scanning", 0, "rows")
 	rr, err := scan.NewReader(ctx)
 	if err == nil {
-		err = printRecords(e.stdout, a.output, tbl.Schema(), rr, a.limit, bar)
+		err = printRecords(e.stdout, a.output, tbl.Schema(), rr, a.limit, bar, tableView{wide: a.wide})
 		rr.Release()
 	}
 	bar.done()
@@ -121,6 +123,7 @@ func parseScanArgs(e *env, c *command, args []string) (*scanArgs, error) {
 	fs.StringVar(&asOfFlag, "as-of", "", "read the latest snapshot committed at or before `TIME`")
 	fs.StringVar(&limitFlag, "limit", "", "stop after `N` rows")
 	fs.BoolVar(&a.explain, "explain", false, "print the scan plan instead of the rows")
+	fs.BoolVar(&a.wide, "wide", false, "table output: cells uncut (by default cut to 40 characters in the middle)")
 	fs.BoolVar(&a.audit, "audit", false, "read the audit log: a leading rowkind column, deleted keys as -D rows")
 	fs.StringVar(&inc, "incremental", "", "read the changes committed after snapshot `S,E`'s S up to E (rows with their rowkind)")
 	fs.StringVar(&a.incMode, "incremental-mode", "", "with --incremental: auto (default), delta or changelog")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -13,6 +14,11 @@ before or after it.
 
 Times are shown as wall-clock times in the local time zone, as Java's system
 tables show them (ZoneId.systemDefault()).
+
+Table output (the default) cuts cells wider than 40 characters in the
+middle ("…"), keeping the start and the end that tell values apart; snapshots
+shows only its main columns. --wide prints every column uncut; --columns
+a,b,c picks the columns (in any output format).
 
 Exit status: 0 ok, 1 runtime error, 2 usage error.`
 
@@ -27,14 +33,19 @@ are then rendered with that snapshot's schema.
 Times are shown as Java's system tables show them: wall-clock times in the
 local time zone; data-file creation times as the writer recorded them.
 
+Table output (the default) cuts cells wider than 40 characters in the
+middle ("…"), keeping the start and the end that tell values apart; files
+shows only its main columns. --wide prints every column uncut; --columns
+a,b,c picks the columns (in any output format).
+
 Exit status: 0 ok, 1 runtime error, 2 usage error.`
 
 // systemTableCommand is a command printing one of the library's system
 // tables (Table.SystemTable); travel adds --snapshot and --tag.
 func systemTableCommand(name, summary string, travel bool) *command {
-	synopsis, details := "--warehouse URI [--output FORMAT] db.table", metaDetails
+	synopsis, details := "--warehouse URI [--output FORMAT] [--wide] [--columns LIST] db.table", metaDetails
 	if travel {
-		synopsis, details = "--warehouse URI [--output FORMAT] [--snapshot N | --tag T] db.table", travelDetails
+		synopsis, details = "--warehouse URI [--output FORMAT] [--wide] [--columns LIST] [--snapshot N | --tag T] db.table", travelDetails
 	}
 	return &command{name: name, summary: summary, synopsis: synopsis, details: details,
 		run: func(ctx context.Context, e *env, c *command, args []string) error {
@@ -42,10 +53,34 @@ func systemTableCommand(name, summary string, travel bool) *command {
 		}}
 }
 
+// narrowColumns are the columns the table output of the widest system
+// tables shows unless --wide or --columns asks otherwise (a $snapshots row
+// is some 330 characters wide).
+var narrowColumns = map[string][]string{
+	"snapshots": {"snapshot_id", "schema_id", "commit_kind", "commit_time", "commit_identifier", "total_record_count", "delta_record_count"},
+	"files":     {"partition", "bucket", "file_path", "level", "record_count", "file_size_in_bytes", "creation_time"},
+}
+
 func runSystemTable(ctx context.Context, e *env, c *command, args []string, name string, travel bool) error {
-	a, err := parseTable(e, c, newFlagSet(c), args, tableSpec{formats: rowFormats, output: formatTable, travel: travel})
+	fs := newFlagSet(c)
+	var view tableView
+	var columns string
+	fs.BoolVar(&view.wide, "wide", false, "table output: every column, cells uncut")
+	fs.StringVar(&columns, "columns", "", "comma-separated `columns` to print, in order (every format)")
+	a, err := parseTable(e, c, fs, args, tableSpec{formats: rowFormats, output: formatTable, travel: travel})
 	if err != nil {
 		return err
+	}
+	switch {
+	case columns != "":
+		for col := range strings.SplitSeq(columns, ",") {
+			if col = strings.TrimSpace(col); col == "" {
+				return usagef(c.name, "--columns %q: empty column name", columns)
+			}
+			view.columns = append(view.columns, col)
+		}
+	case a.output == formatTable && !view.wide:
+		view.columns = narrowColumns[name]
 	}
 	tbl, closeCatalog, err := a.load(ctx)
 	if err != nil {
@@ -60,5 +95,5 @@ func runSystemTable(ctx context.Context, e *env, c *command, args []string, name
 		return err
 	}
 	defer rr.Release()
-	return printRecords(e.stdout, a.output, nil, rr, 0, nil)
+	return printRecords(e.stdout, a.output, nil, rr, 0, nil, view)
 }
