@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -165,7 +166,16 @@ func TestScanGolden(t *testing.T) {
 // and compares the values with the producer's dump: the plain JSON mapping
 // is lossless for every type the corpus holds. Every line is plain JSON (no
 // canon-v1 "f32:"/"f64:" strings), as jq needs.
+//
+// When jq is installed, every table's output is also piped through
+// "jq -c ." (the Go check above runs either way; the log says which ran).
 func TestScanPlainJSON(t *testing.T) {
+	jq, _ := exec.LookPath("jq")
+	if jq == "" {
+		t.Log("jq is not installed: JSON lines checked with encoding/json only")
+	} else {
+		t.Logf("JSON lines checked with encoding/json and %s", jq)
+	}
 	var compared atomic.Int64
 	for _, sc := range goldenScenarios(t) {
 		t.Run(sc.name(), func(t *testing.T) {
@@ -173,6 +183,14 @@ func TestScanPlainJSON(t *testing.T) {
 			r := runCmd(t, "scan", "--warehouse", sc.warehouse(), sc.Table)
 			require.Equal(t, exitOK, r.code, r.stderr)
 			require.NotRegexp(t, `"f(32|64):`, r.stdout)
+			if jq != "" {
+				// jq itself reads the output as JSON lines, one value a line.
+				cmd := exec.Command(jq, "-c", ".")
+				cmd.Stdin = strings.NewReader(r.stdout)
+				got, err := cmd.Output()
+				require.NoError(t, err, "jq rejects the output:\n%s", r.stdout)
+				require.Equal(t, strings.Count(r.stdout, "\n"), strings.Count(string(got), "\n"), "jq read a different number of values")
+			}
 			diff := canon.Compare(readExpected(t, filepath.Join(sc.dir, "expected.jsonl")), plainToCanon(t, sc.warehouse(), sc.Table, r.stdout))
 			require.Empty(t, diff)
 			compared.Add(1)

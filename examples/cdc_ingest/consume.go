@@ -122,6 +122,12 @@ func consume(ctx context.Context, cfg *config, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.commits == 0 {
+		// Say it plainly: a re-run over events already applied is a no-op.
+		fmt.Fprintf(out, "done: nothing new to commit (checkpoint at offset %d); snapshot %d of %s\n",
+			c.st.NextOffset, plan.SnapshotID, cfg.table)
+		return nil
+	}
 	fmt.Fprintf(out, "done: %d commits this run, checkpoint at offset %d; snapshot %d of %s\n",
 		c.commits, c.st.NextOffset, plan.SnapshotID, cfg.table)
 	return nil

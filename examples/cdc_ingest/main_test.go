@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -165,4 +166,72 @@ func runWithCrash(ctx context.Context, args []string, out *bytes.Buffer, crash f
 	crashHook = crash
 	defer func() { crashHook = nil }()
 	return run(ctx, args, out)
+}
+
+// TestCDCRerunLeavesNoOrphans runs the ingester twice over the same
+// events file: the second run must say it committed nothing new, add no
+// snapshot and leave no unreferenced file (checked with the library's own
+// orphan scan). Run again with its state file lost, it re-reads the events
+// from the start; it must refuse (the state is behind the table's commits
+// of its user) instead of silently committing nothing, again leaving no
+// unreferenced file.
+func TestCDCRerunLeavesNoOrphans(t *testing.T) {
+	ctx := context.Background()
+	wh := t.TempDir()
+	base := []string{"-warehouse", wh, "-every", "40", "-batch", "15"}
+	var out bytes.Buffer
+	if err := run(ctx, append(base, "-generate", "200", "-seed", "3"), &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	want := tableRows(t, wh)
+	check := func() int64 {
+		cat, err := catalog.Open(ctx, wh, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cat.Close()
+		tbl, err := cat.LoadTable(ctx, paimon.Identifier{Database: "cdc", Table: "customers"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _, err := tbl.Meta().LatestSnapshotID(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := tbl.RemoveOrphanFiles(ctx, &paimon.OrphanOptions{DryRun: true, OlderThan: time.Nanosecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Deleted) > 0 {
+			t.Fatalf("unreferenced files after the run: %v", res.Deleted)
+		}
+		if got := tableRows(t, wh); !slices.Equal(got, want) {
+			t.Fatalf("the rows changed:\n got %v\nwant %v", got, want)
+		}
+		return id
+	}
+	first := check()
+	out.Reset()
+	if err := run(ctx, base, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	t.Logf("second run:\n%s", out.String())
+	if !strings.Contains(out.String(), "nothing new") || strings.Contains(out.String(), "-> snapshot") {
+		t.Fatalf("the second run should say it committed nothing new:\n%s", out.String())
+	}
+	if got := check(); got != first {
+		t.Fatalf("the second run moved the table from snapshot %d to %d", first, got)
+	}
+
+	if err := os.Remove(filepath.Join(wh, ".cdc_ingest-cdc.customers-cdc-ingest.json")); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	err := run(ctx, base, &out)
+	if err == nil || !strings.Contains(err.Error(), "already committed identifier 1") {
+		t.Fatalf("a run with its state lost: %v\n%s", err, out.String())
+	}
+	if got := check(); got != first {
+		t.Fatalf("the refused run moved the table from snapshot %d to %d", first, got)
+	}
 }
