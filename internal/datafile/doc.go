@@ -35,6 +35,7 @@
 // them): other file-index types (bsi, range-bitmap), file indexes of
 // primary-key files, external data paths
 // (data-file.external-paths), per-level formats and compressions,
-// VARIANT/BLOB/VECTOR columns, TIMESTAMP(7..9) in Parquet and Avro, ORC
+// VARIANT outside Parquet (Parquet VARIANT is written unshredded, Java's
+// default layout), BLOB/VECTOR columns, TIMESTAMP(7..9) in Parquet and Avro, ORC
 // bloom filters (orc.bloom.filter.columns: an optional index).
 package datafile

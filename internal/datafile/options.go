@@ -348,7 +348,9 @@ var hadoopExtensions = map[string]string{
 }
 
 // checkWritable refuses the column types this package cannot write as Java
-// does, in any format: VARIANT (Java shreds it), BLOB (Java keeps it in
+// does: VARIANT outside Parquet (Java's ORC and Avro writers have no
+// VARIANT; in Parquet it is written unshredded, Java's default layout, which
+// Java reads whatever variant.shreddingSchema says), BLOB (Java keeps it in
 // separate .blob files), VECTOR (a separate vector file format), and, in
 // Parquet and Avro, TIMESTAMP with precision above 6 (ORC holds
 // nanoseconds). format/avrofile adds its own checks for Avro (TIME(p > 3),
@@ -361,7 +363,11 @@ func checkWritable(format string, t schema.DataType) error {
 			// per column; Java's Avro converter refuses them.
 			return fmt.Errorf("%w: %s in %s files", ErrUnsupported, t, format)
 		}
-	case schema.Variant, schema.Blob, schema.Vector:
+	case schema.Variant:
+		if format != FormatParquet {
+			return fmt.Errorf("%w: %s columns in %s files", ErrUnsupported, t, format)
+		}
+	case schema.Blob, schema.Vector:
 		return fmt.Errorf("%w: %s columns", ErrUnsupported, t)
 	}
 	for _, child := range []*schema.DataType{t.Element, t.Key, t.Value} {

@@ -431,7 +431,7 @@ func TestOptionErrors(t *testing.T) {
 		{"keep first n", map[string]string{"metadata.stats-keep-first-n-columns": "two"}, nil, datafile.ErrInvalid},
 		{"dense store", map[string]string{"metadata.stats-dense-store": "1"}, nil, datafile.ErrInvalid},
 		{"timestamp(9)", nil, []schema.DataField{col("a", schema.ArrayType(schema.TimestampType(9)))}, datafile.ErrUnsupported},
-		{"variant", nil, []schema.DataField{col("a", schema.VariantType())}, datafile.ErrUnsupported},
+		{"avro variant", map[string]string{"file.format": "avro"}, []schema.DataField{col("a", schema.VariantType())}, datafile.ErrUnsupported},
 		{"avro none", map[string]string{"file.format": "avro", "file.compression": "none"}, nil, datafile.ErrUnsupported},
 		{"avro bzip2", map[string]string{"file.format": "avro", "file.compression": "bzip2"}, nil, datafile.ErrUnsupported},
 		{"avro.codec zstd", map[string]string{"file.format": "avro", "avro.codec": "zstd"}, nil, datafile.ErrInvalid},
