@@ -16,8 +16,9 @@ import (
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
-// Databases are the databases WriteWarehouse creates, sorted.
-var Databases = []string{"db1", "db2"}
+// databases are the databases WriteWarehouse creates, sorted (unexported:
+// a mutable exported slice let one test change what the next expects).
+var databases = []string{"db1", "db2"}
 
 // Tables are the tables (main branch) WriteWarehouse creates, by database,
 // sorted. db1 also holds a directory without schema files ("not_a_table")
@@ -86,7 +87,7 @@ func Populate(ctx context.Context, c catalog.Catalog, createBranch func(ctx cont
 	if !ok {
 		return fmt.Errorf("catalogtest: %T has no DDL", c)
 	}
-	for _, db := range Databases {
+	for _, db := range databases {
 		if err := ddl.CreateDatabase(ctx, db, false); err != nil {
 			return fmt.Errorf("catalogtest: %w", err)
 		}
@@ -179,7 +180,7 @@ func Run(t *testing.T, newCatalog func(t *testing.T) catalog.Catalog) {
 			require.NoError(t, err)
 			got = append(got, db)
 		}
-		require.ElementsMatch(t, Databases, got)
+		require.ElementsMatch(t, databases, got)
 	})
 
 	t.Run("ListDatabasesBreak", func(t *testing.T) {
@@ -195,7 +196,7 @@ func Run(t *testing.T, newCatalog func(t *testing.T) catalog.Catalog) {
 
 	t.Run("ListTables", func(t *testing.T) {
 		c := open(t)
-		for _, db := range Databases {
+		for _, db := range databases {
 			t.Run(db, func(t *testing.T) {
 				var got []string
 				for id, err := range c.ListTables(ctx, db) {
