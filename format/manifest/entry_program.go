@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/paimon-go/paimon-go/internal/avro"
+	"github.com/paimon-go/paimon-go/internal/jackson"
 )
 
 // Manifests are the bulk of what planning reads (one entry per data file),
@@ -306,7 +307,18 @@ func compileRecord(w *avro.Node, r *readerField, depth int) (decodeFn, error) {
 				break
 			}
 		}
-		if j < 0 || seen[j] {
+		if j >= 0 && seen[j] {
+			return nil, fmt.Errorf("field %s appears twice", wf.Name)
+		}
+		if j < 0 {
+			// A damaged name (one flipped bit) would be skipped as
+			// unknown while the field it was reads as missing: null for
+			// the optional ones, silently (see internal/avro checkNames).
+			for k := range r.fields {
+				if jackson.OneEdit(wf.Name, r.fields[k].name) {
+					return nil, fmt.Errorf("unknown field %q looks like a damaged %q", wf.Name, r.fields[k].name)
+				}
+			}
 			sk, err := avro.NewSkipper(&wf.Type)
 			if err != nil {
 				return nil, fmt.Errorf("field %s: %w", wf.Name, err)

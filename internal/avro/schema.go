@@ -77,7 +77,11 @@ func (s *Schema) alignedFor(w *avro.Schema) (*avro.Schema, error) {
 	if ok {
 		return cached, nil
 	}
-	node := alignReader(s.root, w.Root().ExpandReferences())
+	wroot := w.Root().ExpandReferences()
+	if err := checkNames(s.root, wroot); err != nil {
+		return nil, err
+	}
+	node := alignReader(s.root, wroot)
 	out, err := node.Schema(rawLogical...)
 	if err != nil {
 		return nil, err
