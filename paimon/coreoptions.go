@@ -2,7 +2,6 @@ package paimon
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/paimon-go/paimon-go/internal/coreoptions"
@@ -44,7 +43,9 @@ func (o tableOptions) boolean(key string, def bool) bool {
 	if !ok {
 		return def
 	}
-	b, err := strconv.ParseBool(strings.TrimSpace(v))
+	// checkOptions, which every read and write calls first, refuses a
+	// value that does not parse, so def is only ever Java's default here.
+	b, err := coreoptions.ParseBool(v)
 	if err != nil {
 		return def
 	}

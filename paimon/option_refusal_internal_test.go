@@ -162,3 +162,31 @@ func TestRefusedOptionsBeforeAnyRow(t *testing.T) {
 	require.NotZero(t, checked[coreoptions.Read])
 	require.NotZero(t, checked[coreoptions.Write])
 }
+
+// TestMalformedOptionValues: a table whose schema sets an option this
+// library reads to a value that does not parse as Java's type is refused
+// on read and on write with ErrInvalidOption naming the key and the value,
+// rather than read with the option's default (a boolean "yes" or "1" used
+// to fall back to false).
+func TestMalformedOptionValues(t *testing.T) {
+	ctx := context.Background()
+	wh := copyGolden(t, filepath.Join("..", "testdata", "golden", "java-1.4.2", "append-fixed-bucket", "warehouse"))
+	fsys, err := localfs.New(wh, nil)
+	require.NoError(t, err)
+	base, err := OpenTable(ctx, fsys, "interop.db/append_fixed_bucket", nil)
+	require.NoError(t, err)
+	for _, c := range []struct{ key, value string }{
+		{coreoptions.FileIndexReadEnabled, "yes"},
+		{coreoptions.DeletionVectorsEnabled, "1"},
+		{coreoptions.SourceSplitTargetSize, "big"},
+		{coreoptions.WriteOnly, "maybe"},
+	} {
+		tbl := withOption(base, c.key, c.value)
+		_, err := tbl.NewScan().Plan(ctx)
+		require.ErrorIs(t, err, ErrInvalidOption, "%s=%s", c.key, c.value)
+		require.Contains(t, err.Error(), c.key)
+		require.Contains(t, err.Error(), c.value)
+		_, err = tbl.NewWriter(nil)
+		require.ErrorIs(t, err, ErrInvalidOption, "%s=%s", c.key, c.value)
+	}
+}

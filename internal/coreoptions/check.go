@@ -16,8 +16,10 @@ import (
 // value its rule allows, or an Implemented option set to a value outside
 // the values its rule lists. Options of primary-key tables are skipped when
 // primaryKey is false. A refused value that does not even parse yields an
-// error wrapping ErrInvalid instead. Keys Lookup does not know pass: Java
-// ignores them too.
+// error wrapping ErrInvalid instead, and so does any other value of a
+// CoreOptions option that does not parse as Java's type (a boolean "yes"),
+// which Java would refuse when it reads the option. Keys Lookup does not
+// know pass: Java ignores them too.
 //
 // Read and write paths call Check before producing or accepting any row, so
 // that a table using a feature this library lacks fails instead of being
@@ -37,8 +39,15 @@ func Check(opts map[string]string, op Op, primaryKey bool) error {
 
 func checkRule(o *Option, r Rule, key, value string, op Op) error {
 	switch {
-	case r.Class == Ignorable, r.Class == Implemented && r.Allow == nil:
+	case r.Class == Ignorable && o.Source != CoreOptions:
+		// Flink's and Iceberg's options: Java's core never reads them.
 		return nil
+	case r.Class == Ignorable, r.Class == Implemented && r.Allow == nil:
+		// The value may be read (an ignorable option can still steer
+		// pruning): one that does not parse is an error here, before any
+		// reader could fall back to the default.
+		_, err := parseValue(o, key, value)
+		return err
 	}
 	got, err := parseValue(o, key, value)
 	if err != nil {
