@@ -34,8 +34,8 @@ func rules(rep *health.Report) []string {
 }
 
 func TestHealthHelpers(t *testing.T) {
-	require.Equal(t, "just now", age(0))
-	require.Contains(t, age(-90), "in the future")
+	require.Equal(t, "just now", health.FormatAge(0))
+	require.Contains(t, health.FormatAge(-90), "in the future")
 }
 
 // copyTree copies a directory (a golden warehouse) so a test can change it.

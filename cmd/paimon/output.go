@@ -367,28 +367,7 @@ func truncateCell(s string, width int) string {
 	return string(r[:head]) + "…" + string(r[n-tail:])
 }
 
-// sanitizeCell keeps a cell on one line: line breaks and tabs become
-// backslash escapes, other control characters '?'.
-func sanitizeCell(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var sb strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			sb.WriteString(`\n`)
-		case r == '\r':
-			sb.WriteString(`\r`)
-		case r == '\t':
-			sb.WriteString(`\t`)
-		case isControl(r):
-			sb.WriteByte('?')
-		default:
-			sb.WriteRune(r)
-		}
-	}
-	return sb.String()
-}
+// sanitizeCell keeps a cell on one line (rowio.SanitizeCell).
+func sanitizeCell(s string) string { return rowio.SanitizeCell(s) }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
