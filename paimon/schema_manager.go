@@ -9,10 +9,10 @@ import (
 	iofs "io/fs"
 	"slices"
 	"time"
-	"unicode/utf16"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // Errors of table creation and schema evolution (Java SchemaManager,
@@ -224,11 +224,7 @@ func (m *javaHashMap) order() []string {
 // javaBucket is HashMap.hash(key) for a String: its hashCode (over UTF-16
 // code units) with the high half folded into the low half.
 func javaBucket(s string) uint32 {
-	var h uint32
-	for _, u := range utf16.Encode([]rune(s)) {
-		h = 31*h + uint32(u)
-	}
-	return h ^ h>>16
+	return uint32(javacompat.HashMapSpread(javacompat.StringHashCode(s)))
 }
 
 // optionOrderOf returns the order in which ts's encoder writes its options

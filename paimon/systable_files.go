@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -21,6 +20,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/evolution"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 	"github.com/paimon-go/paimon-go/internal/partpath"
 )
 
@@ -444,7 +444,7 @@ func (fs *filesStats) render(f *manifest.DataFileMeta, src *systemSource) (nulls
 		}
 		entries = append(entries, entry{tf.Name, c, javaObjectText(bounds[0], tf.Type), javaObjectText(bounds[1], tf.Type)})
 	}
-	slices.SortStableFunc(entries, func(a, b entry) int { return javaCompareStrings(a.name, b.name) })
+	slices.SortStableFunc(entries, func(a, b entry) int { return javacompat.CompareStrings(a.name, b.name) })
 	var sb [3]strings.Builder
 	for i, e := range entries {
 		for k, s := range []string{e.nulls, e.lower, e.upper} {
@@ -485,12 +485,6 @@ func castBound(m *evolution.Mapping, from, to schema.DataType, v any) (any, erro
 	}
 	defer out.Release()
 	return parquet.ArrowValue(out.Column(0), 0, to)
-}
-
-// javaCompareStrings orders strings as Java's String.compareTo does: by
-// UTF-16 code units.
-func javaCompareStrings(a, b string) int {
-	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
 }
 
 // partitionsFields is Java's PartitionsTable (Paimon 1.4.2).

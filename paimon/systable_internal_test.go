@@ -9,6 +9,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/binaryrow"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 func TestFormatIdentifier(t *testing.T) {
@@ -44,11 +45,11 @@ func TestJavaObjectText(t *testing.T) {
 	} {
 		require.Equal(t, tt.want, javaObjectText(tt.v, tt.typ))
 	}
-	require.Negative(t, javaCompareStrings("Z", "a"))
-	require.Negative(t, javaCompareStrings("a", "ab"))
+	require.Negative(t, javacompat.CompareStrings("Z", "a"))
+	require.Negative(t, javacompat.CompareStrings("a", "ab"))
 	// U+1F600 sorts after U+FF5E in UTF-8 but before it in UTF-16.
 	require.True(t, "\uff5e" < "\U0001F600")
-	require.Negative(t, javaCompareStrings("\U0001F600", "\uff5e"))
+	require.Negative(t, javacompat.CompareStrings("\U0001F600", "\uff5e"))
 }
 
 func TestJavaDuration(t *testing.T) {

@@ -1,10 +1,9 @@
 package mergefunc
 
 import (
-	"unicode/utf16"
-
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // mergeMapAgg mirrors FieldMergeMapAgg: the entries of both maps, the
@@ -223,7 +222,7 @@ func (a *mergeMapWithKeyTimeAgg) agg(acc, in any) (any, error) {
 				if err != nil {
 					return nil, err
 				}
-				replace = javaStringCompare(nts, ots) > 0
+				replace = javacompat.CompareStrings(nts, ots) > 0
 			}
 		}
 		if replace {
@@ -233,15 +232,4 @@ func (a *mergeMapWithKeyTimeAgg) agg(acc, in any) (any, error) {
 		}
 	}
 	return m.toMap(), nil
-}
-
-// javaStringCompare is String.compareTo: UTF-16 code units, then length.
-func javaStringCompare(a, b string) int {
-	x, y := utf16.Encode([]rune(a)), utf16.Encode([]rune(b))
-	for i := 0; i < len(x) && i < len(y); i++ {
-		if x[i] != y[i] {
-			return int(x[i]) - int(y[i])
-		}
-	}
-	return len(x) - len(y)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/binaryrow"
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // nestedKey projects the nested-key fields of an ARRAY<ROW> element into a
@@ -61,9 +62,9 @@ func nestedOptions(b aggBase, o options) ([]string, error) {
 	if !ok {
 		return nil, nil
 	}
-	parts := javaSplit(v, ",")
+	parts := javacompat.Split(v, ",")
 	for i, p := range parts {
-		parts[i] = javaTrim(p)
+		parts[i] = javacompat.Trim(p)
 	}
 	return parts, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // NewFactory returns the merge engine of a primary-key table, chosen by the
@@ -77,11 +78,11 @@ func validateFieldsPrefix(ts *schema.TableSchema, o options) error {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		parts := javaSplit(k, ".")
+		parts := javacompat.Split(k, ".")
 		if len(parts) < 2 {
 			return invalidf("option key '%s' names no field", k)
 		}
-		for _, f := range javaSplit(parts[1], fieldsSeparator) {
+		for _, f := range javacompat.Split(parts[1], fieldsSeparator) {
 			if f != keyDefaultAggFunction && ts.FieldIndex(f) < 0 {
 				return invalidf("field %s can not be found in table schema (option '%s')", f, k)
 			}

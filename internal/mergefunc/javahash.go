@@ -9,6 +9,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // Several Java aggregators collect values in a java.util.HashMap or HashSet
@@ -41,7 +42,7 @@ type jmap struct {
 }
 
 // spread is HashMap.hash: the hashCode with its high half folded in.
-func spread(h int32) int32 { return h ^ int32(uint32(h)>>16) }
+func spread(h int32) int32 { return javacompat.HashMapSpread(h) }
 
 func (m *jmap) index(sh int32) int { return int(uint32(sh) & uint32(len(m.tab)-1)) }
 

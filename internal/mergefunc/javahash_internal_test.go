@@ -10,6 +10,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/binaryrow"
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // Expected values are Java's: String.hashCode, BigDecimal.hashCode and the
@@ -64,10 +65,10 @@ func TestMurmurMatchesBinaryRowHash(t *testing.T) {
 }
 
 func TestJavaStringHash(t *testing.T) {
-	require.Equal(t, int32(0), javaStringHash(""))
-	require.Equal(t, int32(99162322), javaStringHash("hello"))
+	require.Equal(t, int32(0), javacompat.StringHashCode(""))
+	require.Equal(t, int32(99162322), javacompat.StringHashCode("hello"))
 	// A supplementary character hashes as its two UTF-16 surrogates.
-	require.Equal(t, 31*int32(0xD83D)+int32(0xDE00), javaStringHash("\U0001F600"))
+	require.Equal(t, 31*int32(0xD83D)+int32(0xDE00), javacompat.StringHashCode("\U0001F600"))
 }
 
 func intMap() *jmap {
@@ -136,9 +137,9 @@ func TestJMap(t *testing.T) {
 }
 
 func TestJavaStringCompare(t *testing.T) {
-	require.Less(t, javaStringCompare("a", "b"), 0)
-	require.Greater(t, javaStringCompare("ab", "a"), 0)
-	require.Zero(t, javaStringCompare("é", "é"))
+	require.Less(t, javacompat.CompareStrings("a", "b"), 0)
+	require.Greater(t, javacompat.CompareStrings("ab", "a"), 0)
+	require.Zero(t, javacompat.CompareStrings("é", "é"))
 	// U+FF61 is above the surrogate 0xD83D that starts U+1F600.
-	require.Greater(t, javaStringCompare("\uFF61", "\U0001F600"), 0)
+	require.Greater(t, javacompat.CompareStrings("\uFF61", "\U0001F600"), 0)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paimon-go/paimon-go/internal/coreoptions"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // Option keys and key parts of Java CoreOptions that drive the merge
@@ -157,9 +158,9 @@ func (o options) sequenceFieldNames() []string {
 	if !ok {
 		return nil
 	}
-	parts := javaSplit(v, ",")
+	parts := javacompat.Split(v, ",")
 	for i, p := range parts {
-		parts[i] = javaTrim(p)
+		parts[i] = javacompat.Trim(p)
 	}
 	return parts
 }
@@ -179,7 +180,7 @@ func (o options) javaOrderedKeys() []string {
 	var m jmap
 	m.eq = func(a, b any) (bool, error) { return a.(string) == b.(string), nil }
 	for _, k := range keys {
-		if err := m.put(javaStringHash(k), k, nil); err != nil {
+		if err := m.put(javacompat.StringHashCode(k), k, nil); err != nil {
 			// A treeified bin orders by hash, then by String.compareTo; the
 			// sorted order is the closest we can do.
 			return keys
@@ -190,38 +191,4 @@ func (o options) javaOrderedKeys() []string {
 		out = append(out, e.key.(string))
 	}
 	return out
-}
-
-// javaSplit mirrors Java's String.split with a literal separator: trailing
-// empty strings are removed, and an input without the separator yields
-// itself.
-func javaSplit(s, sep string) []string {
-	parts := strings.Split(s, sep)
-	if len(parts) == 1 {
-		return parts
-	}
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	return parts
-}
-
-// javaTrim mirrors String.trim: it strips characters <= U+0020 at both ends.
-func javaTrim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
-}
-
-// javaStringHash is Java's String.hashCode over UTF-16 code units.
-func javaStringHash(s string) int32 {
-	var h int32
-	for _, r := range s {
-		if r >= 0x10000 {
-			r -= 0x10000
-			h = 31*h + int32(0xD800+(r>>10))
-			h = 31*h + int32(0xDC00+(r&0x3FF))
-			continue
-		}
-		h = 31*h + int32(r)
-	}
-	return h
 }

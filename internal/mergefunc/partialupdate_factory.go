@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // puConfig is what PartialUpdateMergeFunction.Factory derives from the
@@ -90,7 +91,7 @@ func partialUpdateConfig(ts *schema.TableSchema, o options) (*puConfig, error) {
 			return nil, invalidf("malformed sequence group option '%s'", k)
 		}
 		var seqIdx []int
-		for _, name := range javaSplit(k[begin:end], fieldsSeparator) {
+		for _, name := range javacompat.Split(k[begin:end], fieldsSeparator) {
 			i, err := requireField(name)
 			if err != nil {
 				return nil, err
@@ -102,7 +103,7 @@ func partialUpdateConfig(ts *schema.TableSchema, o options) (*puConfig, error) {
 			return nil, err
 		}
 		g := &seqGroup{cmp: cmp}
-		for _, name := range javaSplit(o[k], fieldsSeparator) {
+		for _, name := range javacompat.Split(o[k], fieldsSeparator) {
 			i, err := requireField(name)
 			if err != nil {
 				return nil, err
@@ -142,7 +143,7 @@ func partialUpdateConfig(ts *schema.TableSchema, o options) (*puConfig, error) {
 		return nil, invalidf("%s and %s have conflicting behavior so should not be enabled at the same time", keySequenceGroup, optPURemoveRecordOnDelete)
 	}
 	if hasRemoveOnSeqGroup {
-		names := javaSplit(removeOnSeqGroup, fieldsSeparator)
+		names := javacompat.Split(removeOnSeqGroup, fieldsSeparator)
 		for _, name := range names {
 			if _, ok := seqFieldIndex[name]; !ok {
 				return nil, invalidf("field '%s' defined in '%s' option must be part of sequence groups", removeOnSeqGroup, optPURemoveRecordOnSeqGroup)
