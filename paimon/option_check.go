@@ -27,7 +27,8 @@ func checkOptions(ts *schema.TableSchema, op coreoptions.Op, table string) error
 	case errors.Is(err, coreoptions.ErrUnsupported):
 		return fmt.Errorf("%w: %s %s: %w", ErrUnsupported, op, table, err)
 	default:
-		return fmt.Errorf("%w: %s %s: %w", ErrInvalidOption, op, table, err)
+		// The value is in the schema file, which may be damaged.
+		return fmt.Errorf("%w: %s %s (schema-%d): %w", ErrInvalidOption, op, table, ts.ID, err)
 	}
 }
 

@@ -260,7 +260,9 @@ func relClean(ctx context.Context, fsys fs.FS, dir string) (*paimon.OrphanResult
 func relTyped(err error) bool {
 	return errors.Is(err, paimon.ErrCorrupt) || errors.Is(err, fs.ErrInvalidName) ||
 		errors.Is(err, paimon.ErrSnapshotNotFound) || errors.Is(err, paimon.ErrSchemaNotFound) ||
-		errors.Is(err, iofs.ErrNotExist)
+		errors.Is(err, iofs.ErrNotExist) ||
+		// A damaged option value in a schema file.
+		errors.Is(err, paimon.ErrInvalidOption)
 }
 
 // relFigures prints a line of figures RELIABILITY.md quotes.
