@@ -3,6 +3,7 @@ package evolution
 import (
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // Date, time and timestamp casts: TimestampToTimestampCastRule,
@@ -164,7 +165,7 @@ func timestampToString(from schema.DataType, e *env) castFunc {
 		if ltz {
 			ts = ltzToTS(ts, e.loc)
 		}
-		return formatTimestamp(ts, p), nil
+		return javacompat.FormatTimestamp(ts.Millis, ts.NanoOfMilli, p), nil
 	}
 }
 
@@ -175,7 +176,7 @@ func timeToString(from schema.DataType) castFunc {
 		if err != nil {
 			return nil, err
 		}
-		return formatTimeMillis(t, p), nil
+		return javacompat.FormatTimeMillis(t, p), nil
 	}
 }
 
@@ -184,7 +185,7 @@ func dateToString(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return formatDate(d), nil
+	return javacompat.FormatDate(d), nil
 }
 
 // stringToDate mirrors BinaryStringUtils.toDate: a plain integer is the day

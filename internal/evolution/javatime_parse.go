@@ -3,6 +3,8 @@ package evolution
 import (
 	"errors"
 	"math/big"
+
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // parseTimestampText parses s with Java Paimon's DEFAULT_TIMESTAMP_FORMATTER
@@ -98,7 +100,7 @@ func parseTimestampText(s string, precision int) (localDateTime, error) {
 			// only added when the date itself was resolved.
 			if dateResolved {
 				next := daysFromCivil(out.year, out.month, out.day) + 1
-				out.year, out.month, out.day = civilFromDays(next)
+				out.year, out.month, out.day = javacompat.CivilFromDays(next)
 			}
 			hour = 0
 		}

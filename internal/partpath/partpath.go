@@ -16,6 +16,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // DefaultName is Java's partition.default-name default: the directory name
@@ -151,7 +152,7 @@ func ValueString(v any, t schema.DataType, legacy bool) (string, error) {
 		if legacy {
 			return localDateTimeString(x), nil
 		}
-		return formatTimestampPrecision(x, t.Precision), nil
+		return javacompat.FormatTimestamp(x.Millis, x.NanoOfMilli, t.Precision), nil
 	}
 	return "", fmt.Errorf("%w: partition value %T of type %s", ErrUnsupported, v, t)
 }
@@ -179,21 +180,6 @@ func localDateTimeString(ts data.Timestamp) string {
 		s += fmt.Sprintf(".%06d", nano/1000)
 	default:
 		s += fmt.Sprintf(".%09d", nano)
-	}
-	return s
-}
-
-// formatTimestampPrecision mirrors DateTimeUtils.formatTimestamp: the
-// fraction loses trailing zeros beyond the precision.
-func formatTimestampPrecision(ts data.Timestamp, precision int) string {
-	t := timestampTime(ts)
-	frac := fmt.Sprintf("%09d", t.Nanosecond())
-	for len(frac) > precision && strings.HasSuffix(frac, "0") {
-		frac = frac[:len(frac)-1]
-	}
-	s := t.Format("2006-01-02 15:04:05")
-	if frac != "" {
-		s += "." + frac
 	}
 	return s
 }
