@@ -32,20 +32,20 @@ var optionKeyAllowed = map[string]map[string]string{
 		"internal/mergefunc/aggregator.go": "name of the primary-key aggregate function",
 		"paimon/schema_validation.go":      "name of the primary-key aggregate function",
 		"cmd/paimon/describe.go":           "table type label",
-		"cmd/paimon/health.go":             "table type label",
+		"paimon/health/text.go":            "table type label",
 		"paimon/health/rules.go":           "table type label",
 	},
 	"bucket": {
 		"paimon/systable_files.go": "column of Java's $files and $buckets",
 		"cmd/paimon/explain.go":    "column heading",
-		"cmd/paimon/health.go":     "column heading",
+		"paimon/health/text.go":    "column heading",
 		"paimon/health/rules.go":   "finding subject",
 	},
 	"partition": {
 		"paimon/systable_files.go":    "column of Java's $files, $partitions and $buckets",
 		"paimon/schema_validation.go": "word of an error message",
 		"cmd/paimon/explain.go":       "column heading",
-		"cmd/paimon/health.go":        "column heading",
+		"paimon/health/text.go":       "column heading",
 	},
 	// Avro's own container-file metadata key, which the avro.codec table
 	// option is named after.
