@@ -42,10 +42,17 @@ func checkOptions(ts *schema.TableSchema, op coreoptions.Op, table string) error
 // elsewhere stay alterable. The command's table create and table alter
 // call it, with --custom-option as the escape.
 func CheckOptionKeys(opts map[string]string, custom ...string) error {
-	if err := coreoptions.CheckKeys(opts, custom); err != nil {
+	err := coreoptions.CheckKeys(opts, custom)
+	var e *coreoptions.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &e):
+		// "invalid option KEY = ...", not "invalid option: option KEY = ...".
+		return fmt.Errorf("%w %s = %q: %s", ErrInvalidOption, e.Key, e.Value, e.Reason)
+	default:
 		return fmt.Errorf("%w: %w", ErrInvalidOption, err)
 	}
-	return nil
 }
 
 // withoutOptions returns ts, or a shallow copy of it without keys when it

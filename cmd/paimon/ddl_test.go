@@ -148,15 +148,15 @@ func TestTableCommands(t *testing.T) {
 
 	// Unknown option keys are refused with the closest Java key, unless
 	// named by --custom-option.
-	runFail(t, `option target-file-sizee = "1mb": not a Java Paimon option (did you mean "target-file-size"?) (pass --custom-option KEY`,
+	runFail(t, `invalid option target-file-sizee = "1mb": not a Java Paimon option (did you mean "target-file-size"?) (pass --custom-option KEY`,
 		"table", "alter", w, "shop.items", "--set", "target-file-sizee=1mb")
-	runFail(t, `option my.app.owner = "me": not a Java Paimon option (pass --custom-option KEY`,
+	runFail(t, `invalid option my.app.owner = "me": not a Java Paimon option (pass --custom-option KEY`,
 		"table", "alter", w, "shop.items", "--set", "my.app.owner=me", "--set", "bucket-key=id")
 	runOK(t, "table", "alter", w, "shop.items", "--set", "my.app.owner=me", "--custom-option", "my.app.owner", "--set", "fields.qty.ignore-retract=true")
 	require.NoError(t, json.Unmarshal([]byte(runOK(t, "table", "describe", w, "shop.items", "--output", "json")), &rep))
 	require.Contains(t, runOK(t, "options", w, "shop.items", "--output", "csv"), "my.app.owner,me")
 	misspelt := writeTemp(t, "misspelt.json", `{"fields": [{"name": "a", "type": "INT"}], "options": {"file.formatt": "orc"}}`)
-	runFail(t, `misspelt.json: invalid option: option file.formatt = "orc": not a Java Paimon option (did you mean "file.format"?)`,
+	runFail(t, `misspelt.json: invalid option file.formatt = "orc": not a Java Paimon option (did you mean "file.format"?)`,
 		"table", "create", w, "--schema", misspelt, "shop.x")
 	require.Equal(t, "Created table shop.x.\n", runOK(t, "table", "create", w, "--schema", misspelt, "shop.x", "--custom-option", "file.formatt"))
 	runOK(t, "table", "drop", w, "shop.x")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/paimon-go/paimon-go/paimon"
@@ -97,5 +98,16 @@ func runSystemTable(ctx context.Context, e *env, c *command, args []string, name
 		return err
 	}
 	defer rr.Release()
+	// A --columns name the table lacks is a bad command line (exit 2),
+	// found before the first row is printed.
+	names := make([]string, 0, rr.Schema().NumFields())
+	for _, f := range rr.Schema().Fields() {
+		names = append(names, f.Name)
+	}
+	for _, col := range view.columns {
+		if !slices.Contains(names, col) {
+			return usagef(c.name, "--columns: no column %q%s; the columns are %s", col, didYouMean(col, names), strings.Join(names, ", "))
+		}
+	}
 	return printRecords(e.stdout, a.output, nil, rr, 0, nil, view)
 }
