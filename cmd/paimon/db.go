@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/paimon-go/paimon-go/catalog"
+	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // dbDetails is the help text of the db group.
@@ -35,7 +36,7 @@ func dbCommand() *command {
 // dbSpec is the command line of db create and db drop: one database name.
 var dbSpec = tableSpec{noTable: true, minRest: 1, maxRest: 1, args: "database name"}
 
-var dbListColumns = []column{{"database_name", stringNotNull}}
+var dbListColumns = []rowio.Column{{Name: "database_name", Type: stringNotNull}}
 
 func runDBList(ctx context.Context, e *env, c *command, args []string) (err error) {
 	a, err := parseTable(e, c, newFlagSet(c), args, tableSpec{noTable: true, formats: rowFormats, output: formatTable, args: "no arguments"})
@@ -67,17 +68,17 @@ func runDBList(ctx context.Context, e *env, c *command, args []string) (err erro
 
 // writeAll prints the rows rows emits under cols, flushing even when rows
 // fails part way.
-func writeAll(e *env, format string, cols []column, rows func(emit func([]any) error) error) (err error) {
-	out, err := newRowWriter(format, e.stdout, cols)
+func writeAll(e *env, format string, cols []rowio.Column, rows func(emit func([]any) error) error) (err error) {
+	out, err := rowio.NewWriter(format, e.stdout, cols, false)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if cerr := out.close(); err == nil {
+		if cerr := out.Close(); err == nil {
 			err = cerr
 		}
 	}()
-	return rows(out.writeRow)
+	return rows(out.WriteRow)
 }
 
 func runDBCreate(ctx context.Context, e *env, c *command, args []string) error {

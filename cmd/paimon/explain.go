@@ -102,7 +102,7 @@ func partitionText(parts []schema.DataField, values []any) (string, error) {
 			return "", fmt.Errorf("partition field %s: %w", f.Name, err)
 		}
 		if !ok {
-			s = tableNull
+			s = rowio.TableNull
 		}
 		elems[i] = f.Name + "=" + sanitizeCell(s)
 	}

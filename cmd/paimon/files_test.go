@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // javaBinary and goBinary match a binary value inside a $files statistics
@@ -30,7 +31,7 @@ func TestFilesGolden(t *testing.T) {
 	var compared atomic.Int64
 	cmds := []struct {
 		cmd, file string
-		cols      []column
+		cols      []rowio.Column
 	}{
 		{"files", "meta-files.jsonl", filesColumns},
 		{"manifests", "meta-manifests.jsonl", manifestsColumns},

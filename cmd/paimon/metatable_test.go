@@ -12,13 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // metaCommands maps each system-table command to its golden dump and the
 // columns whose values are times Java rendered in the producer's zone.
 var metaCommands = []struct {
 	cmd, file string
-	cols      []column
+	cols      []rowio.Column
 	zoned     []string
 }{
 	{"snapshots", "meta-snapshots.jsonl", snapshotsColumns, []string{"commit_time"}},
@@ -70,13 +71,13 @@ func adaptLines(t *testing.T, text string, fix func(map[string]any)) string {
 // operation, writer_version) are dropped, and zoned times, which the
 // producers wrote in UTC (the corpus machine's zone), are moved into the
 // local zone that the commands use, so the test holds in any TZ.
-func expectedMeta(t *testing.T, file string, cols []column, zoned []string) string {
+func expectedMeta(t *testing.T, file string, cols []rowio.Column, zoned []string) string {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	require.NoError(t, err)
 	keep := map[string]bool{}
 	for _, c := range cols {
-		keep[c.name] = true
+		keep[c.Name] = true
 	}
 	return adaptLines(t, string(b), func(obj map[string]any) {
 		for k := range obj {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // The columns of the system tables the golden comparisons keep: Java's
@@ -22,14 +23,14 @@ var (
 	manifestsColumns = systemColumns("manifests")
 )
 
-func systemColumns(name string) []column {
+func systemColumns(name string) []rowio.Column {
 	fields, err := paimon.SystemTableFields(name)
 	if err != nil {
 		panic(err)
 	}
-	out := make([]column, len(fields))
+	out := make([]rowio.Column, len(fields))
 	for i, f := range fields {
-		out[i] = column{f.Name, f.Type}
+		out[i] = rowio.Column{Name: f.Name, Type: f.Type}
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/catalog"
 	"github.com/paimon-go/paimon-go/paimon"
+	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
 
 // tableDetails is the help text of the table group.
@@ -72,7 +73,7 @@ func tableCommand() *command {
 	}
 }
 
-var tableListColumns = []column{{"table_name", stringNotNull}}
+var tableListColumns = []rowio.Column{{Name: "table_name", Type: stringNotNull}}
 
 func runTableList(ctx context.Context, e *env, c *command, args []string) error {
 	spec := dbSpec

@@ -3,8 +3,10 @@
 // a column type (ParseText, DecodeJSON, exact or an error), the exact casts
 // between column types (Castable, Cast), and Sources that turn CSV, JSON
 // lines and Parquet files into Arrow batches of a table's columns, ready
-// for paimon.TableWriter. "paimon scan" prints with it and "paimon load"
-// reads with it, so that a table dumped by one loads back unchanged with
+// for paimon.TableWriter, and Writers that print rows (WriteRecords: a
+// RecordReader's batches) as JSON lines, JSON, CSV, an aligned text table or
+// canon-v1 lines. "paimon scan" and the system-table commands print with it
+// and "paimon load" reads with it, so that a table dumped by one loads back unchanged with
 // the other.
 //
 // Values are in the format/data model (see package format/data); Value
