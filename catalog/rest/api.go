@@ -132,6 +132,11 @@ func (c *Catalog) post(ctx context.Context, path string, body, out any) error {
 	return c.api.do(ctx, request{method: http.MethodPost, path: path, body: body}, out)
 }
 
+// postOnce is post sent exactly once (request.once).
+func (c *Catalog) postOnce(ctx context.Context, path string, body, out any) error {
+	return c.api.do(ctx, request{method: http.MethodPost, path: path, body: body, once: true}, out)
+}
+
 func (c *Catalog) del(ctx context.Context, path string) error {
 	return c.api.do(ctx, request{method: http.MethodDelete, path: path, idempotent: true}, nil)
 }

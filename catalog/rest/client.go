@@ -51,6 +51,13 @@ type request struct {
 	// not (Java Method.isIdempotent), but every method is retried on 429
 	// and 503, which say the server did not act.
 	idempotent bool
+	// once: the request is sent once, whatever the answer. A commit is:
+	// a proxy may answer 503 for a commit the server did publish, and a
+	// resent commit would then be refused as a lost race, and the
+	// committer would remove files the published snapshot refers to. Its
+	// caller resolves an unclear answer by re-reading the latest snapshot
+	// instead (Java's HttpClient resends it).
+	once bool
 }
 
 // normalizeURI mirrors Java HttpClient.normalizeUri: no trailing slash,
@@ -103,7 +110,7 @@ func (c *client) do(ctx context.Context, req request, out any) error {
 			return fmt.Errorf("rest catalog: %s %s: %w", req.method, req.path, c.redactSecrets(err))
 		}
 		if err != nil {
-			if ctx.Err() != nil || !req.idempotent || !retriableTransport(err) || attempt >= c.maxRetries {
+			if ctx.Err() != nil || !req.idempotent || req.once || !retriableTransport(err) || attempt >= c.maxRetries {
 				return fmt.Errorf("rest catalog: %s %s: %w: %w", req.method, req.path, ErrTransport, c.redactSecrets(redact(err)))
 			}
 			if err := c.sleep(ctx, attempt, ""); err != nil {
@@ -113,7 +120,7 @@ func (c *client) do(ctx context.Context, req request, out any) error {
 		}
 		data, rerr := readBody(resp)
 		if (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) &&
-			attempt < c.maxRetries {
+			!req.once && attempt < c.maxRetries {
 			if err := c.sleep(ctx, attempt, resp.Header.Get("Retry-After")); err != nil {
 				return wrapf(err, "%s %s", req.method, req.path)
 			}

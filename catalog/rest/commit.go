@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/paimon-go/paimon-go/format/snapshot"
@@ -43,8 +44,10 @@ func (m *committer) LatestSnapshot(ctx context.Context, branch string) (*snapsho
 
 // CommitSnapshot implements paimon.SnapshotCommit (Java
 // RESTCatalog.commitSnapshot). Refusals (4xx) are certain: nothing was
-// published. Server failures, dropped connections and malformed answers
-// leave the outcome unknown.
+// published. Server failures, dropped connections, timeouts, malformed
+// answers and the "try later" answers 408 and 429 leave the outcome
+// unknown: the request is sent once (request.once) and the committer
+// re-reads the latest snapshot before it tries again.
 func (m *committer) CommitSnapshot(ctx context.Context, branch string, s *snapshot.Snapshot, stats []paimon.PartitionStatistics) (bool, error) {
 	id := m.object(branch)
 	body := commitRequest{TableID: m.uuid, Snapshot: json.RawMessage(s.Encode()), Statistics: make([]partitionStatisticsJSON, 0, len(stats))}
@@ -54,10 +57,11 @@ func (m *committer) CommitSnapshot(ctx context.Context, branch string, s *snapsh
 	var resp struct {
 		Success *bool `json:"success"`
 	}
-	err := m.c.post(ctx, m.c.paths.table(id.Database, objectName(id), "commit"), body, &resp)
+	err := m.c.postOnce(ctx, m.c.paths.table(id.Database, objectName(id), "commit"), body, &resp)
 	var e *Error
 	switch {
-	case errors.As(err, &e) && e.Code >= 400 && e.Code < 500:
+	case errors.As(err, &e) && e.Code >= 400 && e.Code < 500 &&
+		e.Code != http.StatusRequestTimeout && e.Code != http.StatusTooManyRequests:
 		return false, wrapKind(tableError(id, err), paimon.ErrNotPublished, "commit to %s refused", id)
 	case err != nil:
 		return false, err

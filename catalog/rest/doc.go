@@ -44,10 +44,15 @@
 // atomically or answers success=false when another writer took the
 // snapshot id, and the committer retries on the new latest snapshot as
 // Java's FileStoreCommitImpl does. When the answer is lost (a dropped
-// connection, a timeout, a 5xx) the commit's outcome is unknown: the files
-// are kept and the next attempt first looks for the commit among the
-// server's newer snapshots, so it is never published twice. A 4xx answer
-// is a certain refusal: the commit fails and removes its files.
+// connection, a timeout, a 5xx, a 408 or 429, a malformed answer) the
+// commit's outcome is unknown: the files are kept and the next attempt
+// first looks for the commit among the server's newer snapshots, so it is
+// never published twice. For that the commit request is sent once and
+// never resent by the HTTP layer (Java's client resends it on 429 and
+// 503: a resent commit the first request did publish is refused as a lost
+// race, and the committer would then remove files the published snapshot
+// refers to). Any other 4xx answer is a certain refusal: the commit fails
+// and removes its files.
 //
 // # Data tokens
 //
@@ -74,7 +79,8 @@
 //
 // Like Java's HTTP client, requests answered 429 or 503 are retried up to
 // five times with exponential backoff (or the server's Retry-After), and
-// GET and DELETE requests also after a broken connection. Answers are read
+// GET and DELETE requests also after a broken connection; commits are the
+// exception (see Commits). Answers are read
 // up to 64 MiB.
 //
 // # Testing

@@ -3,7 +3,9 @@ package rest_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -193,39 +195,66 @@ func TestFakePagingLoopRefused(t *testing.T) {
 	require.Equal(t, 2, n)
 }
 
-// TestFakeCommitDroppedConnection drops the connection of a commit after
-// the server published it, then before: the first is found by re-reading
-// (published once), the second is retried and published once.
-func TestFakeCommitDroppedConnection(t *testing.T) {
-	for _, after := range []bool{true, false} {
-		name := map[bool]string{true: "after publishing", false: "before publishing"}[after]
-		t.Run(name, func(t *testing.T) {
-			f := newFakeServer(t)
-			c := f.open(t, nil)
-			tbl, err := c.LoadTable(context.Background(), tid)
-			require.NoError(t, err)
-			goWrite(t, tbl, "go", 1, liveRows(0, 5))
-			var dropped atomic.Bool
-			f.setHook(func(w http.ResponseWriter, r *http.Request, body []byte) bool {
-				if !strings.HasSuffix(r.URL.Path, "/commit") || dropped.Swap(true) {
-					return false
-				}
+// TestFakeCommitUnknownOutcome answers a commit with each fault that
+// leaves its outcome unknown (a dropped connection, a timeout, a 5xx, a
+// 503 the HTTP layer would retry, a malformed answer), once after the
+// server published it and once before: a published commit is found by
+// re-reading and not sent again, an unpublished one is retried, and
+// either way the snapshot is published exactly once and its files stay.
+func TestFakeCommitUnknownOutcome(t *testing.T) {
+	faults := map[string]func(t *testing.T, w http.ResponseWriter, r *http.Request){
+		"dropped connection": func(t *testing.T, w http.ResponseWriter, _ *http.Request) { dropConnection(t, w) },
+		"timeout":            func(_ *testing.T, _ http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+		"500": func(_ *testing.T, w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 500, map[string]any{"message": "boom", "code": 500})
+		},
+		"503": func(_ *testing.T, w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 503, map[string]any{"message": "unavailable", "code": 503})
+		},
+		"429": func(_ *testing.T, w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 429, map[string]any{"message": "slow down", "code": 429})
+		},
+		"malformed": func(_ *testing.T, w http.ResponseWriter, _ *http.Request) {
+			w.WriteHeader(200)
+			_, _ = w.Write([]byte(`{"success": tr`))
+		},
+		"no success member": func(_ *testing.T, w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, map[string]any{}) },
+	}
+	for _, name := range slices.Sorted(maps.Keys(faults)) {
+		for _, after := range []bool{true, false} {
+			when := map[bool]string{true: "after publishing", false: "before publishing"}[after]
+			t.Run(name+" "+when, func(t *testing.T) {
+				f := newFakeServer(t)
+				c := f.open(t, &rest.Options{Timeout: 300 * time.Millisecond, RetryBase: time.Millisecond})
+				tbl, err := c.LoadTable(context.Background(), tid)
+				require.NoError(t, err)
+				goWrite(t, tbl, "go", 1, liveRows(0, 5))
+				var faulted atomic.Bool
+				f.setHook(func(w http.ResponseWriter, r *http.Request, body []byte) bool {
+					if !strings.HasSuffix(r.URL.Path, "/commit") || faulted.Swap(true) {
+						return false
+					}
+					if after {
+						_, err := f.publish(context.Background(), body)
+						require.NoError(t, err)
+					}
+					faults[name](t, w, r)
+					return true
+				})
+				commitsBefore := f.commits.Load()
+				res := goWrite(t, tbl, "go", 2, liveRows(5, 10))
+				require.Equal(t, int64(2), res.Snapshot.ID)
+				require.Equal(t, []int64{1, 2}, f.snapshots(t), "published exactly once")
 				if after {
-					_, err := f.publish(r.Context(), body)
-					require.NoError(t, err)
+					require.Equal(t, commitsBefore+1, f.commits.Load(), "found by re-reading, not sent again")
+					require.Equal(t, 1, res.Attempts)
+				} else {
+					require.Equal(t, commitsBefore+1, f.commits.Load(), "published by the attempt after re-reading")
+					require.Equal(t, 2, res.Attempts)
 				}
-				dropConnection(t, w)
-				return true
+				require.Equal(t, canonLines(t, liveRows(0, 10)), goRead(t, tbl))
 			})
-			commitsBefore := f.commits.Load()
-			res := goWrite(t, tbl, "go", 2, liveRows(5, 10))
-			require.Equal(t, int64(2), res.Snapshot.ID)
-			require.Equal(t, []int64{1, 2}, f.snapshots(t), "published exactly once")
-			if after {
-				require.Equal(t, commitsBefore+1, f.commits.Load(), "not sent again")
-			}
-			require.Equal(t, canonLines(t, liveRows(0, 10)), goRead(t, tbl))
-		})
+		}
 	}
 }
 
