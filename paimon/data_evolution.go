@@ -30,8 +30,11 @@ import (
 // Statistics of a partial-column file describe only its columns, so a
 // data-evolution table is never pruned file by file by value statistics
 // (Java prunes whole row-id groups with merged statistics; not pruning is
-// equally correct, only slower). Deletion vectors of data-evolution tables
-// (Java 2.0.0) and BLOB files are not read yet: ErrUnsupported.
+// equally correct, only slower). BLOB columns live in .blob files
+// (format/blobfile) whose row-id ranges split a data file's (they roll by
+// size); each column's BLOB files are read one after the other as one
+// member of the group (fieldBunches). Deletion vectors of data-evolution
+// tables (Java 2.0.0) are not read yet: ErrUnsupported.
 
 // blobFileSuffix ends the names of BLOB files (Java BlobFileFormat.isBlobFile).
 const blobFileSuffix = ".blob"
@@ -155,10 +158,21 @@ func evolutionRowCount(files []manifest.DataFileMeta) int64 {
 	var n int64
 	for _, g := range groups {
 		var rows int64
+		from, to := int64(-1), int64(-1)
 		for _, f := range g {
 			if !isBlobFile(f.FileName) {
 				rows = max(rows, f.RowCount)
+			} else if lo, hi, err := rowIDRange(f); err == nil {
+				if from < 0 || lo < from {
+					from = lo
+				}
+				to = max(to, hi)
 			}
+		}
+		if rows == 0 && from >= 0 {
+			// A group of BLOB files alone (the read needs no data file):
+			// they cover its row ids without gaps.
+			rows = to - from + 1
 		}
 		n += rows
 	}
@@ -225,7 +239,17 @@ func (st *scanState) pruneEvolutionFiles(ctx context.Context, entries []*manifes
 			}
 		}
 		if len(out) == n {
-			out = append(out, g[0])
+			// Java keeps the group's first entry, a data file as Java
+			// writes them (a data file before its BLOB files); a BLOB
+			// file would cover only some of the group's rows.
+			keep := g[0]
+			for _, e := range g {
+				if !isBlobFile(e.File.FileName) {
+					keep = e
+					break
+				}
+			}
+			out = append(out, keep)
 		}
 	}
 	return out, nil
@@ -287,12 +311,6 @@ func (r *splitReader) readEvolutionSplit(ctx context.Context, sp *Split, yield f
 		return false
 	}
 	for _, g := range groups {
-		for _, f := range g {
-			if isBlobFile(f.FileName) {
-				yield(nil, fmt.Errorf("%w: BLOB file %s", ErrUnsupported, f.FileName))
-				return false
-			}
-		}
 		var batches iter.Seq2[arrow.RecordBatch, error]
 		if len(g) == 1 || len(r.st.readFields) == 0 {
 			batches = r.readFile(ctx, sp, g[0], nil)
@@ -332,11 +350,16 @@ func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifes
 		for j := range from {
 			from[j] = -1
 		}
+		bunches, err := r.st.fieldBunches(ctx, group)
+		if err != nil {
+			yield(nil, fmt.Errorf("paimon: %s: %w", r.scan.table.name(), err))
+			return
+		}
 		var members []*member
-		for _, f := range group {
-			ids, err := st.fileFieldIDs(ctx, f)
+		for _, b := range bunches {
+			ids, err := st.fileFieldIDs(ctx, b[0])
 			if err != nil {
-				yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
+				yield(nil, fmt.Errorf("paimon: data file %s: %w", b[0].FileName, err))
 				return
 			}
 			m := &member{}
@@ -350,7 +373,7 @@ func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifes
 			if len(m.fields) == 0 {
 				continue
 			}
-			m.next, m.stop = iter.Pull2(r.readFileFields(ctx, sp, f, nil, m.fields, false))
+			m.next, m.stop = iter.Pull2(r.readBunch(ctx, sp, b, m.fields))
 			members = append(members, m)
 		}
 		defer func() {
@@ -434,6 +457,85 @@ func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifes
 	}
 }
 
+// readBunch reads fields from the files of a field bunch one after the
+// other: a data file alone, or the BLOB files of one column in row-id order.
+func (r *splitReader) readBunch(ctx context.Context, sp *Split, bunch []*manifest.DataFileMeta, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		for _, f := range bunch {
+			for rec, err := range r.readFileFields(ctx, sp, f, nil, fields, false) {
+				if !yield(rec, err) || err != nil {
+					return
+				}
+			}
+		}
+	}
+}
+
+// fieldBunches splits a row-id group (ordered by evolutionGroups) into the
+// bunches its columns are read from, in the order a column is looked up:
+// each data file alone, then per BLOB column the BLOB files that cover the
+// group's rows in row-id order. Of BLOB files of one column that overlap,
+// the newest is read (a rewrite); the others must be older. It mirrors Java
+// DataEvolutionSplitRead.splitFieldBunches and SpecialFieldBunch.add.
+func (st *scanState) fieldBunches(ctx context.Context, group []*manifest.DataFileMeta) ([][]*manifest.DataFileMeta, error) {
+	type blobBunch struct {
+		files                                []*manifest.DataFileMeta
+		latestFirst, expectedNext, latestSeq int64
+	}
+	var out [][]*manifest.DataFileMeta
+	blobs := map[int]*blobBunch{}
+	var blobIDs []int
+	var dataFirst *int64
+	for _, f := range group {
+		if !isBlobFile(f.FileName) {
+			out = append(out, []*manifest.DataFileMeta{f})
+			dataFirst = f.FirstRowID
+			continue
+		}
+		ids, err := st.fileFieldIDs(ctx, f)
+		if err != nil {
+			return nil, fmt.Errorf("data file %s: %w", f.FileName, err)
+		}
+		if len(ids) != 1 {
+			return nil, fmt.Errorf("%w: BLOB file %s holds %d columns, want one", ErrCorrupt, f.FileName, len(ids))
+		}
+		var id int
+		for k := range ids {
+			id = k
+		}
+		b := blobs[id]
+		if b == nil {
+			b = &blobBunch{latestFirst: -1}
+			blobs[id] = b
+			blobIDs = append(blobIDs, id)
+		}
+		first := *f.FirstRowID
+		if len(b.files) > 0 {
+			if first < b.expectedNext {
+				// An older file for rows a newer one already covers.
+				if f.MaxSequenceNumber >= b.latestSeq {
+					return nil, fmt.Errorf("%w: BLOB files %s and %s overlap in row ids without the later one being older",
+						ErrCorrupt, b.files[len(b.files)-1].FileName, f.FileName)
+				}
+				continue
+			}
+			if first > b.expectedNext {
+				return nil, fmt.Errorf("%w: BLOB file %s starts at row id %d, the previous one ends before %d",
+					ErrCorrupt, f.FileName, first, b.expectedNext)
+			}
+		} else if dataFirst != nil && first != *dataFirst {
+			return nil, fmt.Errorf("%w: BLOB file %s starts at row id %d, its data file at %d", ErrCorrupt, f.FileName, first, *dataFirst)
+		}
+		b.files = append(b.files, f)
+		b.latestFirst, b.expectedNext, b.latestSeq = first, first+f.RowCount, f.MaxSequenceNumber
+	}
+	slices.Sort(blobIDs)
+	for _, id := range blobIDs {
+		out = append(out, blobs[id].files)
+	}
+	return out, nil
+}
+
 // splitRows is the number of rows a split holds before deletion vectors and
 // filters: its files' row counts, or for a data-evolution table the rows of
 // its row-id groups.
@@ -481,11 +583,6 @@ func (st *scanState) checkSplits(splits []Split) error {
 	for i := range splits {
 		if splits[i].DeletionFiles != nil {
 			return fmt.Errorf("%w: deletion vectors of a data-evolution table (%s with %s)", ErrUnsupported, optDataEvolution, optDeletionVectors)
-		}
-		for j := range splits[i].Files {
-			if isBlobFile(splits[i].Files[j].FileName) {
-				return fmt.Errorf("%w: BLOB file %s", ErrUnsupported, splits[i].Files[j].FileName)
-			}
 		}
 	}
 	return nil

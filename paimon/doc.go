@@ -59,8 +59,10 @@
 // (data-evolution.enabled) a writer may update some columns of existing
 // rows by adding files of those columns only: a row is assembled from the
 // files covering its row id, each column from the newest file that wrote it
-// (Java DataEvolutionSplitRead; see data_evolution.go). Writes to such
-// tables are refused.
+// (Java DataEvolutionSplitRead; see data_evolution.go). BLOB columns of
+// such tables are read from their .blob files (format/blobfile) as Arrow
+// large_binary; BLOB columns stored as descriptors (blob-descriptor-field,
+// blob-as-descriptor) are refused. Writes to such tables are refused.
 //
 // # Concurrency and memory
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/paimon-go/paimon-go/format/avrofile"
+	"github.com/paimon-go/paimon-go/format/blobfile"
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/index"
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -315,7 +316,7 @@ func (r *splitReader) readMapped(ctx context.Context, sp *Split, f *manifest.Dat
 // file version, a column encoding) is ErrUnsupported, never labelled
 // corrupt, since the file is well formed; anything else is a CorruptError.
 func formatErr(p string, err error) error {
-	if errors.Is(err, parquet.ErrUnsupported) || errors.Is(err, orc.ErrUnsupported) {
+	if errors.Is(err, parquet.ErrUnsupported) || errors.Is(err, orc.ErrUnsupported) || errors.Is(err, blobfile.ErrPlaceholder) {
 		return fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
 	return corrupt(p, err)
@@ -340,6 +341,16 @@ func (r *splitReader) openFormat(ctx context.Context, p string, ra io.ReaderAt, 
 				req.RowGroups, *pruned = r.st.selectRowGroups(pr.RowGroups(), fields)
 			}
 			return pr.Read(ctx, fields, req)
+		}, nil
+	case "blob":
+		// A BLOB file of a data-evolution table (Java BlobFileFormat):
+		// one BLOB column, _WRITE_COLS names it.
+		br, err := blobfile.Open(ctx, ra, size, &blobfile.ReadOptions{Name: p})
+		if err != nil {
+			return nil, formatErr(p, err)
+		}
+		return func(ctx context.Context, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error] {
+			return br.Read(ctx, fields, &blobfile.ReadRequest{BatchSize: batch, Allocator: r.mem})
 		}, nil
 	case "avro":
 		ar, err := avrofile.Open(ctx, ra, size, &avrofile.ReadOptions{Name: p})

@@ -94,7 +94,7 @@ func EncodeValue(t schema.DataType, v any) (any, error) {
 			return bad()
 		}
 		return s, nil
-	case schema.Binary, schema.VarBinary:
+	case schema.Binary, schema.VarBinary, schema.Blob:
 		b, ok := v.([]byte)
 		if !ok {
 			return bad()
@@ -354,7 +354,7 @@ func DecodeValue(t schema.DataType, j any) (any, error) {
 			return bad()
 		}
 		return str, nil
-	case schema.Binary, schema.VarBinary:
+	case schema.Binary, schema.VarBinary, schema.Blob:
 		if !isStr {
 			return bad()
 		}

@@ -19,6 +19,8 @@ def dump(name, plan):
     lines.append('  "options": %s,' % json.dumps(s.get("options", {}), ensure_ascii=False))
     lines.append('  "comment": %s' % json.dumps(s.get("comment")))
     lines.append(' },')
+    if plan.get("skipMeta"):
+        lines.append(' "skipMeta": %s,' % json.dumps(plan["skipMeta"]))
     lines.append(' "ops": [')
     lines.append(",\n".join("  " + json.dumps(o, ensure_ascii=False) for o in plan["ops"]))
     lines.append(' ]')
@@ -28,12 +30,12 @@ def dump(name, plan):
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         f.write(txt)
 
-def plan(table, fields, ops, pk=(), part=(), options=None, comment=None, dumps=None):
+def plan(table, fields, ops, pk=(), part=(), options=None, comment=None, dumps=None, skip_meta=None):
     # dumps: extra reads recorded as dump-<name>.jsonl (see DumpSpec in interop/golden_update_test.go)
     return {"db": "interop", "table": table,
             "schema": {"fields": fields, "partitionKeys": list(part), "primaryKeys": list(pk),
                        "options": options or {}, "comment": comment},
-            "ops": ops, "dumps": dumps or []}
+            "ops": ops, "dumps": dumps or [], "skipMeta": skip_meta or []}
 
 def W(rows, kinds=None):
     o = {"op": "write", "rows": rows}
@@ -454,6 +456,43 @@ dump("data-evolution", plan("data_evolution",
            {"name": "inc-0-2", "incremental": "0,2"},
            {"name": "inc-3-5", "incremental": "3,5"},
            {"name": "inc-7-10", "incremental": "7,10"}]))
+
+# ---------------------------------------------------------------- BLOB columns (issue 16)
+# A BLOB column lives in .blob files beside the data files (Java BlobFileFormat): blob.target-file-size is
+# small so one data file's rows spread over several .blob files; a NULL blob, an empty blob, a partial-column
+# write of a normal column over rows that have blobs, and a column added later.
+def blob_hex(i, n):
+    return "".join("%02x" % ((i * 31 + k * 7) % 256) for k in range(n))
+dump("blob", plan("blob",
+    [F(0, "id", "INT"), F(1, "name", "STRING"), F(2, "pic", "BLOB")],
+    [{"op": "create"},
+     W([{"id": 1, "name": "a", "pic": blob_hex(1, 300)}, {"id": 2, "name": "b", "pic": None},
+        {"id": 3, "name": "c", "pic": blob_hex(3, 700)}, {"id": 4, "name": "d", "pic": ""}]),
+     W([{"id": 5, "name": "e", "pic": blob_hex(5, 40)}]),
+     WC(["name"], 0, [{"name": "A"}, {"name": "B"}, {"name": None}, {"name": "D"}]),
+     {"op": "tag", "name": "t3"},
+     {"op": "alter", "changes": [{"addColumn": {"name": "extra", "type": "STRING"}}]},
+     W([{"id": 6, "name": "f", "pic": blob_hex(6, 1500), "extra": "x6"}, {"id": 7, "name": "g", "pic": blob_hex(7, 9), "extra": None}])],
+    options={"row-tracking.enabled": "true", "data-evolution.enabled": "true", "file.format": "parquet",
+             "blob.target-file-size": "1 kb"},
+    dumps=[{"name": "rt", "system": "row_tracking"},
+           {"name": "cols-pic", "cols": ["pic"]},
+           {"name": "cols-pic-id", "cols": ["pic", "id"]},
+           {"name": "cols-name", "cols": ["name"]},
+           # read from the .blob files alone: Java 1.4.2 numbers their rows from 1 (BlobFileMeta.returnedPosition
+           # is one ahead, fixed in 2.0.0); we follow 2.0.0
+           {"name": "rt-pic-rowid", "system": "row_tracking", "cols": ["pic", "_ROW_ID"], "versions": ["2.0.0"]},
+           {"name": "rt-pic-rowid-name", "system": "row_tracking", "cols": ["pic", "_ROW_ID", "name", "_SEQUENCE_NUMBER"]},
+           {"name": "rt-tag", "system": "row_tracking", "tag": "t3"},
+           {"name": "cols-extra-pic", "cols": ["extra", "pic"]},
+           {"name": "filter-id", "filter": "id >= 3"},
+           {"name": "filter-name", "filter": "name = \"D\""},
+           {"name": "filter-pic-null", "filter": "pic is null"},
+           {"name": "inc-0-2", "incremental": "0,2"},
+           {"name": "inc-2-4", "incremental": "2,4"}],
+    # Java 1.4.2's $files fails on this table (ArrayIndexOutOfBoundsException in
+    # SimpleStatsEvolution$NullCountsEvoArray: a .blob file's one-column statistics)
+    skip_meta=[{"name": "files", "versions": ["1.4.2"]}]))
 
 # ---------------------------------------------------------------- postpone buckets (bucket = -2)
 # Batch reads, time travel and incremental ranges see only the real buckets: rows in the postpone bucket

@@ -66,7 +66,7 @@ func bind(p *Predicate, fields []schema.DataField, negate bool) (*Bound, error) 
 		return nil, fmt.Errorf("%w: %q", ErrUnknownField, p.field)
 	}
 	f := fields[idx]
-	if !filterable(f.Type.Root) {
+	if !filterable(f.Type.Root) && !(f.Type.Root == schema.Blob && (p.kind == KindIsNull || p.kind == KindIsNotNull)) {
 		return nil, fmt.Errorf("%w: field %q of type %s cannot be filtered", ErrUnsupported, f.Name, f.Type.Root)
 	}
 	if p.kind == KindStartsWith && !f.Type.Root.IsCharacterString() {
@@ -92,7 +92,8 @@ func bind(p *Predicate, fields []schema.DataField, negate bool) (*Bound, error) 
 }
 
 // filterable reports whether columns of root r can be filtered: atomic
-// types with an ordering Java's CompareUtils understands.
+// types with an ordering Java's CompareUtils understands. A BLOB column
+// takes IS [NOT] NULL alone (as Java's, whose BLOB has no ordering).
 func filterable(r schema.TypeRoot) bool {
 	switch r {
 	case schema.Boolean, schema.TinyInt, schema.SmallInt, schema.Int, schema.BigInt,
