@@ -17,6 +17,11 @@
 //	go run ./examples/quickstart                     # temporary warehouse, removed at exit
 //	go run ./examples/quickstart -warehouse /tmp/wh  # keep the warehouse to look at its files
 //
+// Every commit has a stable commit user and a fixed identifier, so a second
+// run on the same warehouse finds them committed, writes nothing, leaves no
+// file behind and says it committed nothing new: what an ingester re-run
+// over the same input must do.
+//
 // It uses only the public packages: catalog to create and open tables,
 // paimon to write, commit and scan, paimon/predicate to filter.
 package main

@@ -5,11 +5,15 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/paimon-go/paimon-go/catalog"
+	"github.com/paimon-go/paimon-go/paimon"
 )
 
 // wantInOrder are lines (as regular expressions, matched against the
@@ -98,26 +102,77 @@ func TestQuickstart(t *testing.T) {
 	}
 }
 
-// TestQuickstartRerun runs twice on one warehouse: the tables are kept and
-// the second run appends two more snapshots.
+// TestQuickstartRerun runs twice on one warehouse: the tables are kept, and
+// the second run finds every commit made (same commit user, same
+// identifiers), says it committed nothing new, publishes no snapshot and
+// leaves no unreferenced file (the library's own orphan scan finds none).
 func TestQuickstartRerun(t *testing.T) {
 	ctx := context.Background()
 	wh := t.TempDir()
 	var out bytes.Buffer
+	snapshots := func() []int64 {
+		cat, err := catalog.Open(ctx, wh, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cat.Close()
+		var ids []int64
+		for _, id := range []paimon.Identifier{ordersID, customersID} {
+			tbl, err := cat.LoadTable(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			latest, _, err := tbl.Meta().LatestSnapshotID(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := tbl.RemoveOrphanFiles(ctx, &paimon.OrphanOptions{DryRun: true, OlderThan: time.Nanosecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Deleted) > 0 {
+				t.Fatalf("%s: unreferenced files after the run: %v", id, res.Deleted)
+			}
+			ids = append(ids, latest)
+		}
+		return ids
+	}
+	var first []int64
 	for i := 0; i < 2; i++ {
 		out.Reset()
 		if err := run(ctx, []string{"-warehouse", wh}, &out); err != nil {
 			t.Fatalf("run %d: %v\noutput:\n%s", i+1, err, out.String())
 		}
+		if i == 0 {
+			first = snapshots()
+			if !slices.Equal(first, []int64{2, 3}) {
+				t.Fatalf("after the first run the tables are at snapshots %v, want [2 3]", first)
+			}
+			if strings.Contains(out.String(), "nothing new") {
+				t.Fatalf("the first run says nothing new:\n%s", out.String())
+			}
+		}
 	}
 	checkInOrder(t, out.String(), []string{
-		`^commit 1: 4 rows in 2 data files -> snapshot 3$`,
-		`^commit 2: 2 rows in 1 data file -> snapshot 4$`,
+		`^commit 1: identifier 1 of commit user "quickstart" was committed before: nothing new$`,
+		`^commit 2: identifier 2 of commit user "quickstart" was committed before: nothing new$`,
+		`^3 carol 30 2024-06-01$`,
 		`^6 bob 64\.1 2024-06-02$`,
-		`^6 bob 64\.1 2024-06-02$`, // every row twice
+		`^upsert ids 1, 2, 3: identifier 1 of commit user "quickstart" was committed before: nothing new$`,
+		`^upsert id 2 again \(bob moved\): identifier 2 of commit user "quickstart" was committed before: nothing new$`,
+		`^delete id 3: identifier 3 of commit user "quickstart" was committed before: nothing new$`,
+		`^1 alice Lyon$`,
+		`^2 bob Riga$`,
+		`^This run committed nothing new: every commit of commit user "quickstart" was made by an earlier run on .*$`,
 	})
-	if _, err := os.Stat(filepath.Join(wh, "shop.db", "orders", "snapshot", "snapshot-4")); err != nil {
-		t.Fatalf("the warehouse given is kept: %v", err)
+	if n := slices.Index(normalize(out.String()), "6 bob 64.1 2024-06-02"); n < 0 || slices.Contains(normalize(out.String())[n+1:], "6 bob 64.1 2024-06-02") {
+		t.Fatalf("order 6 not printed exactly once in the second run (no row added twice):\n%s", out.String())
+	}
+	if strings.Contains(out.String(), "-> snapshot") {
+		t.Fatalf("the second run published a snapshot:\n%s", out.String())
+	}
+	if got := snapshots(); !slices.Equal(got, first) {
+		t.Fatalf("the second run moved the tables from snapshots %v to %v", first, got)
 	}
 }
 

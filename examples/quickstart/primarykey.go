@@ -37,15 +37,17 @@ type customer struct {
 // (the default "deduplicate" merge engine), a delete removes it. Each row
 // carries a row kind; Upsert writes +I rows and Delete -D rows (a batch of
 // only the key columns is enough for that).
-func writeCustomers(ctx context.Context, cat catalog.Catalog, w io.Writer) error {
+func writeCustomers(ctx context.Context, cat catalog.Catalog, w io.Writer) (int, error) {
 	section(w, 4, "Write to the primary-key table "+customersID.String())
 	tbl, err := cat.LoadTable(ctx, customersID)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	commit, err := tbl.NewCommit(nil)
+	// The same stable commit user and fixed identifiers as writeOrders:
+	// a re-run adds nothing.
+	commit, err := tbl.NewCommit(&paimon.CommitOptions{User: commitUser})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	steps := []struct {
 		what string
@@ -56,10 +58,18 @@ func writeCustomers(ctx context.Context, cat catalog.Catalog, w io.Writer) error
 		{"upsert id 2 again (bob moved)", []customer{{2, "bob", "Riga"}}, false},
 		{"delete id 3", []customer{{3, "", ""}}, true},
 	}
-	for _, st := range steps {
+	added := 0
+	for i, st := range steps {
+		identifier := int64(i + 1)
+		if done, err := committedBefore(ctx, commit, identifier); err != nil {
+			return added, err
+		} else if done {
+			fmt.Fprintf(w, "   %s: %s\n", st.what, nothingNew(identifier))
+			continue
+		}
 		writer, err := tbl.NewWriter(nil)
 		if err != nil {
-			return err
+			return added, err
 		}
 		if st.del {
 			err = deleteCustomers(ctx, writer, st.rows)
@@ -70,21 +80,26 @@ func writeCustomers(ctx context.Context, cat catalog.Catalog, w io.Writer) error
 		}
 		if err != nil {
 			writer.Close(ctx)
-			return err
+			return added, err
 		}
 		msgs, err := writer.PrepareCommit(ctx)
 		writer.Close(ctx)
 		if err != nil {
-			return err
+			return added, err
 		}
-		res, err := commit.Commit(ctx, paimon.BatchCommitIdentifier, msgs)
+		res, err := commitOnce(ctx, commit, identifier, msgs)
 		if err != nil {
-			return err
+			return added, err
 		}
+		if res.AlreadyCommitted {
+			fmt.Fprintf(w, "   %s: %s\n", st.what, nothingNew(identifier))
+			continue
+		}
+		added++
 		fmt.Fprintf(w, "   %s -> snapshot %d\n", st.what, res.Snapshot.ID)
 	}
 	fmt.Fprintln(w, "\n   one row per key, the latest version of each:")
-	return printScan(ctx, w, tbl.NewScan())
+	return added, printScan(ctx, w, tbl.NewScan())
 }
 
 func customersBatch(sch *arrow.Schema, rows []customer) arrow.RecordBatch {

@@ -48,16 +48,24 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := createTables(ctx, cat, stdout); err != nil {
 		return err
 	}
-	if err := writeOrders(ctx, cat, stdout); err != nil {
+	orders, err := writeOrders(ctx, cat, stdout)
+	if err != nil {
 		return err
 	}
 	if err := readOrders(ctx, cat, stdout); err != nil {
 		return err
 	}
-	if err := writeCustomers(ctx, cat, stdout); err != nil {
+	customers, err := writeCustomers(ctx, cat, stdout)
+	if err != nil {
 		return err
 	}
-	return readJavaPrimaryKeyTable(ctx, *golden, stdout)
+	if err := readJavaPrimaryKeyTable(ctx, *golden, stdout); err != nil {
+		return err
+	}
+	if orders+customers == 0 {
+		fmt.Fprintf(stdout, "\nThis run committed nothing new: every commit of commit user %q was made by an earlier run on %s.\n", commitUser, *warehouse)
+	}
+	return nil
 }
 
 // section prints a numbered heading.
