@@ -184,6 +184,9 @@ type compactRun struct {
 	candidates int
 	// budgetShare is each worker's memory budget, 0 for none.
 	budgetShare int64
+	// colWorkers is each rewrite's column-encoding goroutines: the cores
+	// left to it by the rewrites running at once.
+	colWorkers int
 	// pk is the compaction of a primary-key table; nil for append tables.
 	pk *pkCompactConfig
 }
@@ -463,6 +466,7 @@ func (r *compactRun) rewriteAll(ctx context.Context, tasks []compactTask) ([]Com
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, len(tasks))
+	r.colWorkers = max(1, runtime.GOMAXPROCS(0)/max(workers, 1))
 	switch budget := r.opts.MemoryBudget; {
 	case budget == 0:
 		r.budgetShare = datafile.DefaultMemoryBudget / int64(workers)
@@ -567,5 +571,5 @@ func (r *compactRun) rewrite(ctx context.Context, tk *compactTask) (CommitMessag
 
 func (r *compactRun) rewriter() *compactRewriter {
 	return &compactRewriter{t: r.t, ts: r.ts, mem: r.mem, now: r.now, pather: r.pather, totalBuckets: r.totalBuckets, dvs: r.dvs,
-		budget: r.budgetShare}
+		budget: r.budgetShare, workers: r.colWorkers}
 }

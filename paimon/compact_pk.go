@@ -215,6 +215,7 @@ func (r *compactRun) rewritePK(ctx context.Context, tk *compactTask) (*CompactIn
 	}
 	opts := &mergetree.CompactOptions{Options: r.pk.merge, Open: open, FS: r.t.meta.fsys, Dir: r.t.meta.Path(dir), Now: r.now}
 	opts.Allocator = r.mem
+	opts.Workers = r.colWorkers
 	if r.budgetShare > 0 {
 		opts.Budget = datafile.NewBudget(r.budgetShare)
 	}

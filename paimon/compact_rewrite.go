@@ -30,6 +30,8 @@ type compactRewriter struct {
 	// shared, when set, is the Budget of the TableWriter whose compaction
 	// this is (used from the writer's goroutine, as its other files).
 	shared *datafile.Budget
+	// workers is datafile.Options.Workers of the files written.
+	workers int
 }
 
 // rewrite reads files (in the order given), deletion vectors applied, and
@@ -47,7 +49,7 @@ func (r *compactRewriter) rewrite(ctx context.Context, partition []byte, bucket 
 	}
 	opts := datafile.Options{
 		FS: r.t.meta.fsys, Dir: r.t.meta.Path(dir), Schema: r.ts, Allocator: r.mem,
-		FirstSequence: files[0].MinSequenceNumber, Now: r.now, Compaction: true,
+		FirstSequence: files[0].MinSequenceNumber, Now: r.now, Compaction: true, Workers: r.workers,
 	}
 	switch {
 	case r.shared != nil:

@@ -53,6 +53,13 @@ type WriterOptions struct {
 	// table may hold together before the largest is written out as a
 	// sorted run.
 	WriteBufferSize int64
+	// Workers bounds the goroutines that encode the columns of a Parquet
+	// data file at once (the writer writes one file at a time, so this
+	// bounds its encoding goroutines): 0 means GOMAXPROCS, 1 encodes on
+	// the caller's goroutine. The files are the same bytes whatever the
+	// count; nested columns (ARRAY, MAP, ROW, VARIANT) always encode on
+	// one goroutine.
+	Workers int
 	// CommitUser is the commit user the writer's files are for; only
 	// postpone-bucket tables use it, in their file names (Java's
 	// PostponeBucketFileStoreWrite). Empty means a random UUID.
@@ -104,6 +111,7 @@ type TableWriter struct {
 	pather       *partitionPather
 	restore      bool // fixed-bucket writers continue the bucket's sequence numbers
 	budget       *datafile.Budget
+	workers      int // WriterOptions.Workers
 
 	pk *pkWriter // primary-key tables
 
@@ -156,7 +164,7 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
 	}
 	w := &TableWriter{
-		t: t, schema: ts, mem: opts.Allocator, now: opts.Now,
+		t: t, schema: ts, mem: opts.Allocator, now: opts.Now, workers: opts.Workers,
 		writers: map[string]*bucketWriter{}, nextSeq: map[string]int64{},
 		// Java's fixed-bucket writers continue the bucket's sequence
 		// numbers even when write-only, unless bucket-append-ordered is
@@ -214,6 +222,9 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 		if w.compaction, err = newWriterCompaction(t, ts, w.mem, w.now, w.budget); err != nil {
 			return nil, err
 		}
+		if w.compaction != nil {
+			w.compaction.rw.workers = w.workers
+		}
 	}
 	// Refuse unwritable options now rather than at the first batch.
 	probe, err := datafile.NewWriter(w.fileOptions("", 0))
@@ -264,7 +275,7 @@ func (w *TableWriter) optionError(err error) error {
 func (w *TableWriter) fileOptions(dir string, seq int64) datafile.Options {
 	return datafile.Options{
 		FS: w.t.meta.fsys, Dir: dir, Schema: w.schema, Allocator: w.mem,
-		FirstSequence: seq, Now: w.now, Budget: w.budget,
+		FirstSequence: seq, Now: w.now, Budget: w.budget, Workers: w.workers,
 	}
 }
 

@@ -747,6 +747,7 @@ func (p *pkWriter) bucketWriter(ctx context.Context, g *rowGroup) (*pkBucket, er
 		lsm, err := mergetree.NewWriter(&mergetree.WriterOptions{
 			Options: p.mergeOpts, FS: p.w.t.meta.fsys, Dir: b.dir, FirstSequence: first,
 			BufferSize: p.bufferSize, Changelog: p.changelog, Pool: p.pool, Names: b.names, Now: p.w.now,
+			Workers: p.w.workers,
 		})
 		if err != nil {
 			return nil, p.w.optionError(err)
@@ -774,7 +775,7 @@ func (p *pkWriter) bucketWriter(ctx context.Context, g *rowGroup) (*pkBucket, er
 func (p *pkWriter) openPostpone(b *pkBucket) error {
 	w, err := datafile.NewWriter(datafile.Options{
 		FS: p.w.t.meta.fsys, Dir: b.dir, Schema: p.postponeSchema, Allocator: p.w.mem, Now: p.w.now,
-		Names: b.names, KeyValue: &datafile.KeyValue{Source: manifest.FileSourceAppend},
+		Names: b.names, KeyValue: &datafile.KeyValue{Source: manifest.FileSourceAppend}, Workers: p.w.workers,
 	})
 	if err != nil {
 		return p.w.optionError(err)

@@ -13,11 +13,18 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/paimon"
 )
 
 func benchWarehouse(b *testing.B) (string, Meta) {
@@ -80,7 +87,8 @@ func BenchmarkPlan(b *testing.B) {
 
 // BenchmarkWrite appends the scan table's row count into a fresh copy of
 // the empty bench.write table (Parquet) or bench.write_orc (ORC) per
-// iteration (the copy is not timed).
+// iteration (the copy is not timed), with the columns of each Parquet file
+// encoded on one goroutine (workers=1) and on GOMAXPROCS (workers=default).
 func BenchmarkWrite(b *testing.B) {
 	wh, meta := benchWarehouse(b)
 	ctx := context.Background()
@@ -94,22 +102,109 @@ func BenchmarkWrite(b *testing.B) {
 		if _, err := os.Stat(filepath.Join(wh, DB+".db", table)); err != nil {
 			continue // tables generated before the ORC ones existed
 		}
-		b.Run(table, func(b *testing.B) {
+		for _, workers := range []int{1, 0} {
+			b.Run(table+"/workers="+workersName(workers), func(b *testing.B) {
+				for range b.N {
+					b.StopTimer()
+					dst := copyTable(b, wh, table)
+					tbl, err := OpenTable(ctx, dst, table)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					if _, err := WriteAndCommit(ctx, tbl, recs, &paimon.WriterOptions{Workers: workers}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			})
+		}
+	}
+}
+
+func workersName(n int) string {
+	if n == 0 {
+		return "default"
+	}
+	return strconv.Itoa(n)
+}
+
+// BenchmarkWriteStream is streaming ingest: each iteration generates the
+// scan table's row count batch by batch into WriteStream (nothing is held
+// beforehand) on a fresh copy of bench.write. It reports the process's
+// peak RSS over the iterations (VmHWM, reset first through
+// /proc/self/clear_refs; Linux only, else not reported) and the peak Go
+// heap sampled every 5 ms: the writer's own footprint plus the generator's
+// one batch.
+func BenchmarkWriteStream(b *testing.B) {
+	wh, meta := benchWarehouse(b)
+	ctx := context.Background()
+	rows := meta["scan"].FileRows
+	if n, err := strconv.ParseInt(os.Getenv("PAIMON_BENCH_STREAM_ROWS"), 10, 64); err == nil && n > 0 {
+		rows = n // e.g. 10000000 for the full-scale target of 256 MiB
+	}
+	for _, workers := range []int{1, 0} {
+		b.Run("workers="+workersName(workers), func(b *testing.B) {
+			runtime.GC()
+			debug.FreeOSMemory()
+			resetPeakRSS := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+			stop := make(chan struct{})
+			peakHeap := make(chan uint64)
+			go func() {
+				sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+				var peak uint64
+				tick := time.NewTicker(5 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					metrics.Read(sample)
+					peak = max(peak, sample[0].Value.Uint64())
+					select {
+					case <-stop:
+						peakHeap <- peak
+						return
+					case <-tick.C:
+					}
+				}
+			}()
+			b.ResetTimer()
 			for range b.N {
 				b.StopTimer()
-				dst := copyTable(b, wh, table)
-				tbl, err := OpenTable(ctx, dst, table)
+				dst := copyTable(b, wh, "write")
+				tbl, err := OpenTable(ctx, dst, "write")
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				if _, err := WriteAndCommit(ctx, tbl, recs); err != nil {
+				if _, err := WriteStream(ctx, tbl, rows, &paimon.WriterOptions{Workers: workers}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.StopTimer()
+			close(stop)
 			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(<-peakHeap)/(1<<20), "peak-heap-MiB")
+			if resetPeakRSS {
+				if hwm, ok := peakRSS(); ok {
+					b.ReportMetric(float64(hwm)/(1<<20), "peak-RSS-MiB")
+				}
+			}
 		})
 	}
+}
+
+// peakRSS reads VmHWM of /proc/self/status in bytes.
+func peakRSS() (int64, bool) {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
 }
 
 // BenchmarkPKWrite is pk-write: upserts into a fresh copy of bench.pk_write

@@ -70,16 +70,22 @@ func AppendBatch(sc *arrow.Schema, from, n, totalRows int64) (arrow.RecordBatch,
 	return b.NewRecordBatch(), nil
 }
 
+// dayEnd is the first row after the day partition of row `from` in a table
+// of totalRows rows (totalRows for the last day).
+func dayEnd(from, totalRows int64) int64 {
+	perDay := max(1, totalRows/days)
+	if d := from / perDay; d < days-1 {
+		return (d + 1) * perDay
+	}
+	return totalRows
+}
+
 // GenerateAppend builds totalRows append rows as batches of at most
 // genBatchRows rows that never straddle a day partition.
 func GenerateAppend(sc *arrow.Schema, totalRows int64) ([]arrow.RecordBatch, error) {
-	perDay := max(1, totalRows/days)
 	var recs []arrow.RecordBatch
 	for from := int64(0); from < totalRows; {
-		end := min(totalRows, from+genBatchRows)
-		if d := from / perDay; d < days-1 {
-			end = min(end, (d+1)*perDay)
-		}
+		end := min(totalRows, from+genBatchRows, dayEnd(from, totalRows))
 		rec, err := AppendBatch(sc, from, end-from, totalRows)
 		if err != nil {
 			for _, r := range recs {

@@ -80,7 +80,7 @@ func TestRunOperations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, err := WriteAndCommit(ctx, tbl, recs); err != nil || n != rows {
+		if n, err := WriteAndCommit(ctx, tbl, recs, nil); err != nil || n != rows {
 			t.Fatalf("write %s: %d rows, %v", name, n, err)
 		}
 	}

@@ -51,23 +51,67 @@ func prepareWrite(ctx context.Context, op, impl string, o Options) (timedBody, e
 		}
 		return timed(func(ctx context.Context) (int64, error) { return WriteParquetByDay(dir, recs) }), nil
 	}
-	return timed(func(ctx context.Context) (int64, error) { return WriteAndCommit(ctx, tbl, recs) }), nil
+	return timed(func(ctx context.Context) (int64, error) { return WriteAndCommit(ctx, tbl, recs, nil) }), nil
 }
 
-// WriteAndCommit appends recs to tbl through one TableWriter and one batch
-// commit and returns the rows written.
-func WriteAndCommit(ctx context.Context, tbl *paimon.Table, recs []arrow.RecordBatch) (int64, error) {
-	w, err := tbl.NewWriter(nil)
+// WriteAndCommit appends recs to tbl through one TableWriter (opts, nil
+// for defaults) and one batch commit and returns the rows written.
+func WriteAndCommit(ctx context.Context, tbl *paimon.Table, recs []arrow.RecordBatch, opts *paimon.WriterOptions) (int64, error) {
+	i := 0
+	return writeCommit(ctx, tbl, opts, func() (arrow.RecordBatch, error) {
+		if i == len(recs) {
+			return nil, nil
+		}
+		i++
+		recs[i-1].Retain()
+		return recs[i-1], nil
+	})
+}
+
+// WriteStream appends the rows rows of write-10m to tbl as they are
+// generated, one batch at a time (nothing is materialised beforehand, so
+// the process's peak memory is the writer's), and commits once.
+func WriteStream(ctx context.Context, tbl *paimon.Table, rows int64, opts *paimon.WriterOptions) (int64, error) {
+	sc, err := schema.ToArrowSchema(tbl.Schema().Fields)
+	if err != nil {
+		return 0, fmt.Errorf("bench: write schema: %w", err)
+	}
+	from := int64(0)
+	return writeCommit(ctx, tbl, opts, func() (arrow.RecordBatch, error) {
+		if from >= rows {
+			return nil, nil
+		}
+		// Batches never straddle a day, as GenerateAppend's.
+		end := min(rows, from+genBatchRows, dayEnd(from, rows))
+		rec, err := AppendBatch(sc, from, end-from, rows)
+		from = end
+		return rec, err
+	})
+}
+
+// writeCommit writes the batches next returns (nil at the end; each is
+// released after its Write) and commits them once.
+func writeCommit(ctx context.Context, tbl *paimon.Table, opts *paimon.WriterOptions, next func() (arrow.RecordBatch, error)) (int64, error) {
+	w, err := tbl.NewWriter(opts)
 	if err != nil {
 		return 0, err
 	}
 	defer w.Close(ctx)
 	var n int64
-	for _, rec := range recs {
-		if err := w.Write(ctx, rec); err != nil {
+	for {
+		rec, err := next()
+		if err != nil {
 			return n, err
 		}
+		if rec == nil {
+			break
+		}
+		err = w.Write(ctx, rec)
 		n += rec.NumRows()
+		rec.Release()
+		if err != nil {
+			return n, err
+		}
 	}
 	msgs, err := w.PrepareCommit(ctx)
 	if err != nil {

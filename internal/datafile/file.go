@@ -23,8 +23,10 @@ type dataFile struct {
 	kv       *kvTracker // key-value files only
 	firstSeq int64
 	rows     int64
-	index    *fileIndexes    // nil without file-index options
-	ctx      context.Context // of Create: the index file is written with it
+	// statsByColumn: the encoder folds each column into stats itself.
+	statsByColumn bool
+	index         *fileIndexes    // nil without file-index options
+	ctx           context.Context // of Create: the index file is written with it
 }
 
 // openFile creates the next data file of the bucket directory. The fs
@@ -64,9 +66,14 @@ func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
 		f.body = ow
 	default:
 		var pw *parquetWriter
-		pw, err = newParquetWriter(f.sink, w.fileSchema, w.cfg, w.mem, w.opts.RowGroupRows)
+		pw, err = newParquetWriter(f.sink, w.fileSchema, w.cfg, w.mem, w.opts.RowGroupRows, w.workers)
 		if err == nil && w.opts.Budget != nil {
 			pw.share = w.opts.Budget.Share
+		}
+		if err == nil {
+			// Each column's statistics are gathered by the goroutine
+			// that encodes it.
+			f.statsByColumn = pw.columnHook(func(i int, arr arrow.Array) { f.stats.cols[i].add(arr) })
 		}
 		f.body = pw
 	}
@@ -90,7 +97,9 @@ func (f *dataFile) write(w *Writer, rec arrow.RecordBatch) error {
 	if err := f.body.write(out); err != nil {
 		return fmt.Errorf("datafile: write %s: %w", f.path, err)
 	}
-	f.stats.add(out)
+	if !f.statsByColumn {
+		f.stats.add(out)
+	}
 	if f.index != nil {
 		f.index.add(out)
 	}

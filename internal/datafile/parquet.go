@@ -24,7 +24,9 @@ import (
 // parquet-java checks its buffered size the same way, so boundaries are
 // close but not identical), or at a fixed row count when one is asked for.
 type parquetWriter struct {
-	fw        *pqarrow.FileWriter
+	fw pqFileWriter
+	// cols is fw when the columns are encoded on several goroutines.
+	cols      *columnFileWriter
 	blockSize int64 // 0 when row groups have a fixed row count
 	// cut is set once the current row group is full; the next write
 	// starts a new one (starting it right away could leave an empty row
@@ -63,7 +65,7 @@ var (
 	minRowGroupMemory int64 = 16 << 20
 )
 
-func newParquetWriter(w io.Writer, sc *arrow.Schema, cfg *config, mem memory.Allocator, rowGroupRows int64) (*parquetWriter, error) {
+func newParquetWriter(w io.Writer, sc *arrow.Schema, cfg *config, mem memory.Allocator, rowGroupRows int64, workers int) (*parquetWriter, error) {
 	p := &parquetWriter{blockSize: cfg.blockSize}
 	maxRows := pq.DefaultMaxRowGroupLen
 	if rowGroupRows > 0 {
@@ -102,13 +104,32 @@ func newParquetWriter(w io.Writer, sc *arrow.Schema, cfg *config, mem memory.All
 		}
 	}
 	props := pq.NewWriterProperties(opts...)
-	fw, err := pqarrow.NewFileWriter(sc, w, props, arrowProps)
-	if err != nil {
-		return nil, fmt.Errorf("%w: Parquet schema: %w", ErrUnsupported, err)
+	if workers > 1 && flatSchema(sc, leaves.NumColumns()) {
+		cw, err := newColumnFileWriter(sc, w, props, arrowProps, workers)
+		if err != nil {
+			return nil, fmt.Errorf("%w: Parquet schema: %w", ErrUnsupported, err)
+		}
+		p.fw, p.cols = cw, cw
+	} else {
+		fw, err := pqarrow.NewFileWriter(sc, w, props, arrowProps)
+		if err != nil {
+			return nil, fmt.Errorf("%w: Parquet schema: %w", ErrUnsupported, err)
+		}
+		p.fw = fw
 	}
-	p.fw = fw
 	p.leaves = leaves.NumColumns()
 	return p, nil
+}
+
+// columnHook has hook called with every column of every batch on the
+// goroutine that encodes it, and reports whether it will be (only when the
+// columns are encoded on several goroutines).
+func (p *parquetWriter) columnHook(hook func(col int, arr arrow.Array)) bool {
+	if p.cols == nil {
+		return false
+	}
+	p.cols.hook = hook
+	return true
 }
 
 func (p *parquetWriter) write(rec arrow.RecordBatch) error {

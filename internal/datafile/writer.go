@@ -67,6 +67,11 @@ type Options struct {
 	// from one goroutine.
 	Budget *Budget
 
+	// Workers bounds the goroutines that encode a Parquet batch's columns
+	// at once (flat schemas; files are the same bytes whatever the count).
+	// 0 means GOMAXPROCS; 1 encodes on the caller's goroutine with pqarrow.
+	Workers int
+
 	// KeyValue, when set, writes the key-value files of a primary-key
 	// table (see KeyValue) instead of an append table's files.
 	KeyValue *KeyValue
@@ -100,6 +105,7 @@ type Writer struct {
 	mem         memory.Allocator
 	now         func() time.Time
 	target      int64
+	workers     int
 
 	cur    *dataFile
 	paths  []string // files published or being published, for Abort
@@ -162,6 +168,9 @@ func NewWriter(opts Options) (*Writer, error) {
 	}
 	if opts.TargetFileSize > 0 {
 		w.target = opts.TargetFileSize
+	}
+	if w.workers = opts.Workers; w.workers <= 0 {
+		w.workers = defaultWorkers()
 	}
 	return w, nil
 }

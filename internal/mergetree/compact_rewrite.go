@@ -28,6 +28,9 @@ type CompactOptions struct {
 	Dir string
 	// Names names the new files; nil means a FileNames of the task's own.
 	Names *datafile.FileNames
+	// Workers bounds the goroutines encoding a written file's Parquet
+	// columns (datafile.Options.Workers): 0 means GOMAXPROCS.
+	Workers int
 	// Now stamps the files' creation time; nil means time.Now.
 	Now func() time.Time
 	// Budget, when set, bounds the memory of the files being written
@@ -103,7 +106,7 @@ func RunCompactTask(ctx context.Context, steps []CompactStep, outputLevel int, d
 func rewriteFiles(ctx context.Context, files []manifest.DataFileMeta, level int, dropDelete bool, o *CompactOptions) ([]manifest.DataFileMeta, error) {
 	w, err := datafile.NewWriter(datafile.Options{
 		FS: o.FS, Dir: o.Dir, Schema: o.Schema, Allocator: o.Allocator, Now: o.Now, Names: o.Names,
-		Budget: o.Budget, KeyValue: &datafile.KeyValue{Level: int32(level), Source: manifest.FileSourceCompact},
+		Budget: o.Budget, KeyValue: &datafile.KeyValue{Level: int32(level), Source: manifest.FileSourceCompact}, Workers: o.Workers,
 	})
 	if err != nil {
 		return nil, err

@@ -48,6 +48,9 @@ type WriterOptions struct {
 	Names *datafile.FileNames
 	// Now stamps the files' creation time; nil means time.Now.
 	Now func() time.Time
+	// Workers bounds the goroutines encoding a flushed file's Parquet
+	// columns (datafile.Options.Workers): 0 means GOMAXPROCS.
+	Workers int
 }
 
 // Writer writes the rows of one bucket of a primary-key table as level-0
@@ -180,7 +183,7 @@ func (w *Writer) flush(ctx context.Context) error {
 	newWriter := func(kv datafile.KeyValue) (*datafile.Writer, error) {
 		return datafile.NewWriter(datafile.Options{
 			FS: w.opts.FS, Dir: w.opts.Dir, Schema: w.opts.Schema, Allocator: w.opts.Allocator,
-			Now: w.opts.Now, Names: w.names, KeyValue: &kv,
+			Now: w.opts.Now, Names: w.names, KeyValue: &kv, Workers: w.opts.Workers,
 		})
 	}
 	kinds := w.opts.fileKinds()
