@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -112,6 +113,9 @@ type TableWriter struct {
 	restore      bool // fixed-bucket writers continue the bucket's sequence numbers
 	budget       *datafile.Budget
 	workers      int // WriterOptions.Workers
+	// finisher finishes rolled files in the background (nil with one
+	// worker).
+	finisher *datafile.Finisher
 
 	pk *pkWriter // primary-key tables
 
@@ -188,6 +192,18 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	if opts.MemoryBudget >= 0 {
 		w.budget = datafile.NewBudget(opts.MemoryBudget)
 	}
+	// Files finish on workers-1 goroutines besides the caller's, holding
+	// at most the budget between them: open and finishing files together
+	// stay within twice MemoryBudget.
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var finishing int64
+	if w.budget != nil {
+		finishing = w.budget.Limit()
+	}
+	w.finisher = datafile.NewFinisher(workers-1, finishing)
 	switch {
 	case buckets == -1:
 		w.buckets, w.totalBuckets = -1, -1
@@ -275,7 +291,7 @@ func (w *TableWriter) optionError(err error) error {
 func (w *TableWriter) fileOptions(dir string, seq int64) datafile.Options {
 	return datafile.Options{
 		FS: w.t.meta.fsys, Dir: dir, Schema: w.schema, Allocator: w.mem,
-		FirstSequence: seq, Now: w.now, Budget: w.budget, Workers: w.workers,
+		FirstSequence: seq, Now: w.now, Budget: w.budget, Workers: w.workers, Finisher: w.finisher,
 	}
 }
 
@@ -561,6 +577,13 @@ func (w *TableWriter) PrepareCommit(ctx context.Context) ([]CommitMessage, error
 	}
 	if w.pk != nil {
 		return w.pk.prepareCommit(ctx)
+	}
+	// Hand every open file to the finisher first, so that files of
+	// different buckets finish at once; errors surface in Close below.
+	for _, key := range w.order {
+		if bw := w.writers[key]; bw.w != nil && w.finisher != nil {
+			_ = bw.w.Release(ctx)
+		}
 	}
 	var msgs []CommitMessage
 	for _, key := range w.order {

@@ -3,6 +3,7 @@ package datafile
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -117,7 +118,10 @@ func (f *dataFile) size() int64 { return f.sink.n + f.body.buffered() }
 
 // finish completes and publishes the file and describes it as Java's
 // DataFileMeta.forAppend does.
-func (f *dataFile) finish(w *Writer) (manifest.DataFileMeta, error) {
+//
+// It may run on a Finisher's goroutine: it reads only the Writer's
+// options and configuration, and is given the creation time.
+func (f *dataFile) finish(w *Writer, createdAt time.Time) (manifest.DataFileMeta, error) {
 	if err := f.body.close(); err != nil {
 		_ = f.out.Abort()
 		return manifest.DataFileMeta{}, fmt.Errorf("datafile: write %s: %w", f.path, err)
@@ -125,7 +129,7 @@ func (f *dataFile) finish(w *Writer) (manifest.DataFileMeta, error) {
 	if err := f.out.Close(); err != nil {
 		return manifest.DataFileMeta{}, fmt.Errorf("datafile: publish %s: %w", f.path, err)
 	}
-	created := manifest.CreationTimeMillis(w.now())
+	created := manifest.CreationTimeMillis(createdAt)
 	if f.kv != nil {
 		base := manifest.DataFileMeta{
 			FileName:     f.name,

@@ -71,6 +71,11 @@ type Options struct {
 	// at once (flat schemas; files are the same bytes whatever the count).
 	// 0 means GOMAXPROCS; 1 encodes on the caller's goroutine with pqarrow.
 	Workers int
+	// Finisher, when set, finishes the Writer's files in the background
+	// (shared by the Writers of a table writer; see Finisher). Close
+	// waits for them; a file that fails to finish fails the Writer at its
+	// next call, which removes every file it wrote.
+	Finisher *Finisher
 
 	// KeyValue, when set, writes the key-value files of a primary-key
 	// table (see KeyValue) instead of an append table's files.
@@ -107,12 +112,15 @@ type Writer struct {
 	target      int64
 	workers     int
 
-	cur    *dataFile
-	paths  []string // files published or being published, for Abort
-	metas  []manifest.DataFileMeta
-	next   int64 // sequence number of the next row
-	closed bool
-	failed error
+	cur   *dataFile
+	paths []string // files published or being published, for Abort
+	metas []manifest.DataFileMeta
+	// pending are files being finished by the Finisher; their metas
+	// slots are filled when collected.
+	pending []*pendingFile
+	next    int64 // sequence number of the next row
+	closed  bool
+	failed  error
 }
 
 // NewWriter validates the options (Validate, plus Options' own fields) and
@@ -195,6 +203,9 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if err := w.collect(false); err != nil {
+		return w.fail(ctx, err)
 	}
 	r, err := conform(w.arrowSchema, rec)
 	if err != nil {
@@ -317,7 +328,11 @@ func (w *Writer) finishCurrent() error {
 	if f.index != nil {
 		w.paths = append(w.paths, f.path+".index") // removed by Abort if written
 	}
-	meta, err := f.finish(w)
+	created := w.now()
+	if w.finishAsync(f, created) {
+		return nil
+	}
+	meta, err := f.finish(w, created)
 	if err != nil {
 		return err
 	}
@@ -340,6 +355,9 @@ func (w *Writer) Close(ctx context.Context) ([]manifest.DataFileMeta, error) {
 			if err := w.finishCurrent(); err != nil {
 				return nil, w.fail(ctx, err)
 			}
+		}
+		if err := w.collect(true); err != nil {
+			return nil, w.fail(ctx, err)
 		}
 		w.closed = true
 		w.forget()
@@ -372,6 +390,8 @@ func (w *Writer) abort(ctx context.Context) error {
 		w.cur.abort()
 		w.cur = nil
 	}
+	// Files still being finished may publish: wait, then remove them too.
+	_ = w.collect(true)
 	var errs []error
 	for _, p := range w.paths {
 		if err := w.opts.FS.Remove(ctx, p); err != nil && !errors.Is(err, iofs.ErrNotExist) {
