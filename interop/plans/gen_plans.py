@@ -633,6 +633,34 @@ dump("variant-shredded", plan("variant-shredded",
            {"name": "filter-id", "filter": "id >= 6"},
            {"name": "inc-1-3", "incremental": "1,3"}]))
 
+# ---------------------------------------------------------------- VARIANT shredded by inference (variant.inferShreddingSchema)
+# Java infers each file's shredding schema from the rows it buffers (InferVariantShreddingSchema). 1.4.2 reads
+# the key from its Parquet writer's options ("parquet."-prefixed, prefix stripped), 2.0.0 from the table's:
+# both keys are set. Most objects share fields a, b, c so they are shredded; one row per file is mistyped.
+def variant_infer_rows(lo, hi):
+    rows = []
+    for i in range(lo, hi):
+        if i % 7 == 3:
+            v = "{\"a\":\"text-%d\",\"z\":[%d]}" % (i, i)
+        elif i % 11 == 5:
+            v = None
+        else:
+            v = "{\"a\":%d,\"b\":\"s%d\",\"c\":{\"d\":%d.5,\"e\":%s}}" % (i, i, i, "true" if i % 2 else "false")
+        rows.append({"id": i, "v": v, "s": "r%d" % i})
+    return rows
+dump("variant-inferred", plan("variant_inferred",
+    [F(0, "id", "INT NOT NULL"), F(1, "v", "VARIANT"), F(2, "s", "STRING")],
+    [{"op": "create"},
+     W(variant_infer_rows(0, 20)),
+     W(variant_infer_rows(20, 30)),
+     {"op": "compact"},
+     W([{"id": 100, "v": "[1,2,3]", "s": "array"}, {"id": 101, "v": "\"str\"", "s": "string"}])],
+    options={"file.format": "parquet", "compaction.min.file-num": "2",
+             "variant.inferShreddingSchema": "true", "parquet.variant.inferShreddingSchema": "true"},
+    dumps=[{"name": "cols", "cols": ["v"]},
+           {"name": "filter-id", "filter": "id >= 15"},
+           {"name": "inc-1-2", "incremental": "1,2"}]))
+
 # ---------------------------------------------------------------- ORC compression codecs and string encodings (issue 19)
 # One table whose data files use, one write each, every codec Java's ORC writer offers (orc-core 1.9 as
 # Paimon bundles it; file.compression is Paimon's orc.compress, changed between writes). Every file holds a
