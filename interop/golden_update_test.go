@@ -106,6 +106,9 @@ type planHeader struct {
 		PrimaryKeys []string `json:"primaryKeys"`
 	} `json:"schema"`
 	Dumps []DumpSpec `json:"dumps"`
+	// Versions, when set, are the only producer versions that apply the
+	// plan (a table the others refuse to create).
+	Versions []string `json:"versions"`
 	// SkipMeta names system tables (of metaTables) a producer version
 	// cannot list for this table, with the versions; each entry says why in
 	// gen_plans.py.
@@ -213,6 +216,9 @@ func generateScenario(ctx context.Context, t *testing.T, r *interop.Runner, root
 	var hdr planHeader
 	if err := json.Unmarshal(raw, &hdr); err != nil {
 		return fmt.Errorf("%s: %w", plan, err)
+	}
+	if len(hdr.Versions) > 0 && !slices.Contains(hdr.Versions, r.Version) {
+		return fmt.Errorf("%w: plan %s is for versions %v", interop.ErrUnsupported, filepath.Base(plan), hdr.Versions)
 	}
 	wh := t.TempDir()
 	if err := r.Apply(ctx, wh, plan); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/paimon-go/paimon-go/format/index"
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
 )
@@ -30,11 +31,12 @@ import (
 // Statistics of a partial-column file describe only its columns, so a
 // data-evolution table is never pruned file by file by value statistics
 // (Java prunes whole row-id groups with merged statistics; not pruning is
-// equally correct, only slower). BLOB columns live in .blob files
+// equally correct, only slower). Deletion vectors (Java 2.0.0; 1.4.2
+// refuses them on such tables) hang on each row-id group's anchor file,
+// positions counted from the group's first row id. BLOB columns live in .blob files
 // (format/blobfile) whose row-id ranges split a data file's (they roll by
 // size); each column's BLOB files are read one after the other as one
-// member of the group (fieldBunches). Deletion vectors of data-evolution
-// tables (Java 2.0.0) are not read yet: ErrUnsupported.
+// member of the group (fieldBunches).
 
 // blobFileSuffix ends the names of BLOB files (Java BlobFileFormat.isBlobFile).
 const blobFileSuffix = ".blob"
@@ -226,7 +228,17 @@ func (st *scanState) pruneEvolutionFiles(ctx context.Context, entries []*manifes
 			continue
 		}
 		n := len(out)
+		var anchor *manifest.ManifestEntry
+		if st.evolutionDVs {
+			// The anchor holds the group's deletion vector (Java 2.0.0
+			// pruneByReadType keeps it).
+			anchor, _ = evolutionAnchor(g, func(e *manifest.ManifestEntry) *manifest.DataFileMeta { return &e.File })
+		}
 		for _, e := range g {
+			if e == anchor {
+				out = append(out, e)
+				continue
+			}
 			ids, err := st.fileFieldIDs(ctx, &e.File)
 			if err != nil {
 				return nil, &entryError{e, err}
@@ -300,22 +312,25 @@ func evolutionSplits(splits []Split, es []*manifest.ManifestEntry, files []manif
 // readEvolutionSplit reads a split of a data-evolution table group by
 // group: a group of one file (or a read of no column) as that file, a
 // larger group as the union of its files' columns.
-func (r *splitReader) readEvolutionSplit(ctx context.Context, sp *Split, yield func(arrow.RecordBatch, error) bool) bool {
-	if sp.DeletionFiles != nil {
-		yield(nil, fmt.Errorf("%w: deletion vectors of a data-evolution table (%s with %s)", ErrUnsupported, optDataEvolution, optDeletionVectors))
-		return false
-	}
+func (r *splitReader) readEvolutionSplit(ctx context.Context, sp *Split, dvs map[string]*index.DeletionVector, yield func(arrow.RecordBatch, error) bool) bool {
 	groups, err := evolutionGroups(sp.Files)
 	if err != nil {
 		yield(nil, fmt.Errorf("paimon: %s: %w", r.scan.table.name(), err))
 		return false
 	}
 	for _, g := range groups {
+		dv, err := groupDeletionVector(g, dvs)
+		if err != nil {
+			yield(nil, fmt.Errorf("paimon: %s: %w", r.scan.table.name(), err))
+			return false
+		}
 		var batches iter.Seq2[arrow.RecordBatch, error]
 		if len(g) == 1 || len(r.st.readFields) == 0 {
-			batches = r.readFile(ctx, sp, g[0], nil)
+			// g[0] is a data file (data files sort first), whose
+			// positions are the anchor's when the group has one.
+			batches = r.readFile(ctx, sp, g[0], dv)
 		} else {
-			batches = r.readUnion(ctx, sp, g)
+			batches = r.readUnion(ctx, sp, g, dv)
 		}
 		for rec, err := range batches {
 			if err != nil {
@@ -334,7 +349,7 @@ func (r *splitReader) readEvolutionSplit(ctx context.Context, sp *Split, yield f
 // from the first file (newest first) that holds it, the row-tracking fields
 // from the first file, and the files' batches are zipped by position (Java
 // DataEvolutionFileReader). A field no file holds is NULL.
-func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
+func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifest.DataFileMeta, dv *index.DeletionVector) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
 		st := r.st
 		fields := st.readFields
@@ -395,6 +410,7 @@ func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifes
 			yield(nil, err)
 			return
 		}
+		var pos int64 // rows of the group zipped so far
 		for {
 			// Fill every member's current batch; all end together.
 			ended := 0
@@ -445,6 +461,18 @@ func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifes
 			for _, c := range cols {
 				c.Release()
 			}
+			if dv != nil {
+				// Positions in the group count from its first row id,
+				// the anchor's (Java ApplyDeletionVectorReader).
+				next, err := dropDeleted(rec, dv, pos, r.mem)
+				rec.Release()
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				rec = next
+			}
+			pos += n
 			out, err := r.finish(rec)
 			if err != nil {
 				yield(nil, err)
@@ -455,6 +483,47 @@ func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifes
 			}
 		}
 	}
+}
+
+// evolutionAnchor is the anchor file of a row-id group (Java 2.0.0
+// DataEvolutionUtils.retrieveAnchorFile): of its data files the one with
+// the smallest maximum sequence number, then file name; nil when the group
+// has only BLOB files.
+func evolutionAnchor[T any](g []T, file func(T) *manifest.DataFileMeta) (T, bool) {
+	var anchor T
+	var best *manifest.DataFileMeta
+	for _, it := range g {
+		f := file(it)
+		if isBlobFile(f.FileName) {
+			continue
+		}
+		if best == nil || f.MaxSequenceNumber < best.MaxSequenceNumber ||
+			(f.MaxSequenceNumber == best.MaxSequenceNumber && f.FileName < best.FileName) {
+			anchor, best = it, f
+		}
+	}
+	return anchor, best != nil
+}
+
+// groupDeletionVector is the deletion vector of a row-id group: its anchor
+// file's, positions counted from the group's first row id (Java 2.0.0
+// DataEvolutionSplitRead.readDeletionVector). A vector on another file of
+// the group is not Java's layout (Java would ignore it): refused.
+func groupDeletionVector(g []*manifest.DataFileMeta, dvs map[string]*index.DeletionVector) (*index.DeletionVector, error) {
+	if len(dvs) == 0 {
+		return nil, nil
+	}
+	anchor, ok := evolutionAnchor(g, func(f *manifest.DataFileMeta) *manifest.DataFileMeta { return f })
+	for _, f := range g {
+		if dvs[f.FileName] != nil && (!ok || f != anchor) {
+			return nil, fmt.Errorf("%w: deletion vector on %s, which is not the anchor file of its row-id group (%s with %s)",
+				ErrUnsupported, f.FileName, optDataEvolution, optDeletionVectors)
+		}
+	}
+	if !ok {
+		return nil, nil
+	}
+	return dvs[anchor.FileName], nil
 }
 
 // readBunch reads fields from the files of a field bunch one after the
@@ -568,21 +637,38 @@ func (st *scanState) mergedRows(sp *Split) (int64, bool) {
 			return n, true
 		}
 	}
-	if st.dataEvolution {
+	if st.dataEvolution && sp.DeletionFiles == nil {
 		return evolutionRowCount(sp.Files), true
 	}
 	return 0, false
 }
 
 // checkSplits refuses, before any row is read, planned splits this library
-// cannot read correctly.
+// cannot read correctly: a deletion vector of a data-evolution table on a
+// file that is not its row-id group's anchor.
 func (st *scanState) checkSplits(splits []Split) error {
 	if !st.dataEvolution {
 		return nil
 	}
 	for i := range splits {
-		if splits[i].DeletionFiles != nil {
-			return fmt.Errorf("%w: deletion vectors of a data-evolution table (%s with %s)", ErrUnsupported, optDataEvolution, optDeletionVectors)
+		sp := &splits[i]
+		if sp.DeletionFiles == nil {
+			continue
+		}
+		groups, err := evolutionGroups(sp.Files)
+		if err != nil {
+			return err
+		}
+		dvs := map[string]*index.DeletionVector{}
+		for j, df := range sp.DeletionFiles {
+			if df != nil {
+				dvs[sp.Files[j].FileName] = &index.DeletionVector{}
+			}
+		}
+		for _, g := range groups {
+			if _, err := groupDeletionVector(g, dvs); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -8,22 +8,37 @@ import (
 	"github.com/paimon-go/paimon-go/format/manifest"
 )
 
-// TestDataEvolutionDeletionVectorsRefused: Java 1.4.2 forbids
-// data-evolution.enabled with deletion-vectors.enabled (SchemaValidation);
-// 2.0.0 allows it and applies the vectors per row-id range, which this
-// library does not implement yet. A planned split of a data-evolution table
-// carrying deletion files is refused in Plan (checkSplits), so before any
-// row, naming both options, as ErrUnsupported.
-func TestDataEvolutionDeletionVectorsRefused(t *testing.T) {
+// TestDataEvolutionDeletionVectorsOnAnchor: Java 2.0.0 keeps one deletion
+// vector per row-id group of a data-evolution table, on the group's anchor
+// file (DataEvolutionUtils.retrieveAnchorFile: smallest max sequence
+// number, then name), and reads only that one. A planned split with a
+// vector on any other file is not Java's layout and is refused in Plan
+// (checkSplits), before any row, naming both options, as ErrUnsupported.
+// Reads of Java-written vectors are checked by the golden table
+// data-evolution-dv (interop).
+func TestDataEvolutionDeletionVectorsOnAnchor(t *testing.T) {
 	st := &scanState{dataEvolution: true}
-	files := []manifest.DataFileMeta{{FileName: "data-1.parquet"}}
+	files := []manifest.DataFileMeta{
+		deFile("data-b.parquet", 0, 3, 1), deFile("data-a.parquet", 0, 3, 1), // same sequence: name decides
+		deFile("cols.parquet", 0, 3, 5), deFile("pic.blob", 0, 3, 1), deFile("next.parquet", 3, 2, 7),
+	}
+	dfs := func(at ...int) []*DeletionFile {
+		out := make([]*DeletionFile, len(files))
+		for _, i := range at {
+			out[i] = &DeletionFile{Path: "index/dv-1", Length: 10}
+		}
+		return out
+	}
 	require.NoError(t, st.checkSplits([]Split{{Files: files}}))
-	err := st.checkSplits([]Split{{Files: files, DeletionFiles: []*DeletionFile{{Path: "index/dv-1", Length: 10}}}})
-	require.ErrorIs(t, err, ErrUnsupported)
-	require.Contains(t, err.Error(), optDataEvolution)
-	require.Contains(t, err.Error(), optDeletionVectors)
-	var ce *CorruptError
-	require.NotErrorAs(t, err, &ce)
+	require.NoError(t, st.checkSplits([]Split{{Files: files, DeletionFiles: dfs(1, 4)}}))
+	for _, at := range []int{0, 2, 3} {
+		err := st.checkSplits([]Split{{Files: files, DeletionFiles: dfs(at)}})
+		require.ErrorIs(t, err, ErrUnsupported, files[at].FileName)
+		require.Contains(t, err.Error(), optDataEvolution)
+		require.Contains(t, err.Error(), optDeletionVectors)
+		var ce *CorruptError
+		require.NotErrorAs(t, err, &ce)
+	}
 	// Without data evolution, deletion files are read normally.
-	require.NoError(t, (&scanState{}).checkSplits([]Split{{Files: files, DeletionFiles: []*DeletionFile{{Path: "index/dv-1"}}}}))
+	require.NoError(t, (&scanState{}).checkSplits([]Split{{Files: files, DeletionFiles: dfs(0, 2)}}))
 }

@@ -72,7 +72,7 @@ func (r *splitReader) readSplit(ctx context.Context, sp *Split, yield func(arrow
 		return r.mergeSplit(ctx, sp, dvs, yield)
 	}
 	if r.st.dataEvolution {
-		return r.readEvolutionSplit(ctx, sp, yield)
+		return r.readEvolutionSplit(ctx, sp, dvs, yield)
 	}
 	for i := range sp.Files {
 		f := &sp.Files[i]

@@ -33,6 +33,9 @@ type scanState struct {
 	// rowTracking and dataEvolution are the schema's row-tracking.enabled
 	// and data-evolution.enabled (see row_tracking.go, data_evolution.go).
 	rowTracking, dataEvolution bool
+	// evolutionDVs is deletion-vectors.enabled on a data-evolution table
+	// (Java 2.0.0): each row-id group's anchor file is kept by pruning.
+	evolutionDVs bool
 	// fileIndexRead is file-index.read.enabled (file_index.go).
 	fileIndexRead bool
 	// branch reads the splits of the other branch of a fallback or
@@ -124,6 +127,7 @@ func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanS
 	opts := tableOptions(ts.Options)
 	st.rowTracking = opts.boolean(optRowTracking, false)
 	st.dataEvolution = opts.boolean(optDataEvolution, false)
+	st.evolutionDVs = st.dataEvolution && opts.boolean(optDeletionVectors, false)
 	st.fileIndexRead = opts.boolean(coreoptions.FileIndexReadEnabled, true)
 	if s.spec.RowTracking && !st.rowTracking {
 		return nil, fmt.Errorf("%w: %s has no row tracking (%s is not true), so no $row_tracking table",

@@ -364,7 +364,14 @@ public class PaimonInterop {
                         op.get("full") == null || Boolean.TRUE.equals(op.get("full")));
                 return;
             case "deleteRows":
-                deleteRowsWithDeletionVectors((FileStoreTable) catalog.getTable(id), op);
+                {
+                    FileStoreTable fst = (FileStoreTable) catalog.getTable(id);
+                    if (fst.coreOptions().dataEvolutionEnabled()) {
+                        deleteRowsDataEvolution(catalog, id, fst, op);
+                    } else {
+                        deleteRowsWithDeletionVectors(fst, op);
+                    }
+                }
                 return;
             case "tag":
                 {
@@ -540,6 +547,99 @@ public class PaimonInterop {
                 write.compact(e.partition(), e.bucket(), full);
             }
             commit.commit(write.prepareCommit());
+        }
+    }
+
+    /**
+     * deleteRows on a data-evolution table (Java 2.0.0 allows deletion vectors there): as Flink's
+     * DataEvolutionDelete / DataEvolutionDeleteOperator, the matching rows' _ROW_IDs (read from the
+     * $row_tracking table) are deleted in the vector of their row-id group's anchor file (the
+     * group's data file with the smallest max sequence number, then file name:
+     * DataEvolutionUtils.retrieveAnchorFile) at position _ROW_ID - the anchor's first row id, and
+     * committed as index files only. Unaware buckets, unpartitioned tables.
+     */
+    private static void deleteRowsDataEvolution(
+            Catalog catalog, Identifier id, FileStoreTable fst, Map<String, Object> op) throws Exception {
+        if (!fst.coreOptions().deletionVectorsEnabled() || fst.bucketMode() != BucketMode.BUCKET_UNAWARE) {
+            throw new IllegalArgumentException("deleteRows needs deletion vectors and unaware buckets");
+        }
+        String column = asString(op.get("column"), "column");
+        Set<Long> values = new java.util.HashSet<>();
+        for (Object v : asList(op.get("values"), "values")) {
+            values.add(asLong(v, "values[]"));
+        }
+        Table rt = catalog.getTable(new Identifier(id.getDatabaseName(), id.getObjectName() + "$row_tracking"));
+        int idx = rt.rowType().getFieldIndex(column);
+        int rowIdIdx = rt.rowType().getFieldIndex("_ROW_ID");
+        boolean isInt = rt.rowType().getTypeAt(idx).getTypeRoot() == org.apache.paimon.types.DataTypeRoot.INTEGER;
+        List<Long> rowIds = new ArrayList<>();
+        ReadBuilder rb = rt.newReadBuilder();
+        try (RecordReader<InternalRow> reader = rb.newRead().createReader(rb.newScan().plan())) {
+            reader.forEachRemaining(
+                    row -> {
+                        if (!row.isNullAt(idx) && values.contains(isInt ? (long) row.getInt(idx) : row.getLong(idx))) {
+                            rowIds.add(row.getLong(rowIdIdx));
+                        }
+                    });
+        }
+        org.apache.paimon.Snapshot snapshot = fst.snapshotManager().latestSnapshot();
+        org.apache.paimon.index.IndexFileHandler handler = fst.store().newIndexFileHandler();
+        org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer m = null;
+        for (DataSplit ds : fst.newSnapshotReader().read().dataSplits()) {
+            for (List<org.apache.paimon.io.DataFileMeta> group :
+                    org.apache.paimon.operation.DataEvolutionSplitRead.mergeRangesAndSort(ds.dataFiles())) {
+                org.apache.paimon.io.DataFileMeta anchor = null;
+                for (org.apache.paimon.io.DataFileMeta f : group) {
+                    if (f.fileName().endsWith(".blob")) {
+                        continue;
+                    }
+                    if (anchor == null
+                            || f.maxSequenceNumber() < anchor.maxSequenceNumber()
+                            || (f.maxSequenceNumber() == anchor.maxSequenceNumber()
+                                    && f.fileName().compareTo(anchor.fileName()) < 0)) {
+                        anchor = f;
+                    }
+                }
+                long from = anchor.nonNullFirstRowId();
+                long to = from + anchor.rowCount() - 1;
+                org.apache.paimon.deletionvectors.DeletionVector dv =
+                        fst.coreOptions().deletionVectorBitmap64()
+                                ? new org.apache.paimon.deletionvectors.Bitmap64DeletionVector()
+                                : new org.apache.paimon.deletionvectors.BitmapDeletionVector();
+                for (long rowId : rowIds) {
+                    if (rowId >= from && rowId <= to) {
+                        dv.delete(rowId - from);
+                    }
+                }
+                if (dv.isEmpty()) {
+                    continue;
+                }
+                if (m == null) {
+                    m = org.apache.paimon.deletionvectors.append.BaseAppendDeleteFileMaintainer
+                            .forUnawareAppend(handler, snapshot, ds.partition());
+                }
+                m.notifyNewDeletionVector(anchor.fileName(), dv);
+            }
+        }
+        if (m == null) {
+            return;
+        }
+        List<org.apache.paimon.index.IndexFileMeta> added = new ArrayList<>();
+        List<org.apache.paimon.index.IndexFileMeta> deleted = new ArrayList<>();
+        for (org.apache.paimon.manifest.IndexManifestEntry e : m.persist()) {
+            (e.kind() == org.apache.paimon.manifest.FileKind.ADD ? added : deleted).add(e.indexFile());
+        }
+        CommitMessage message =
+                new org.apache.paimon.table.sink.CommitMessageImpl(
+                        m.getPartition(),
+                        m.getBucket(),
+                        null,
+                        new org.apache.paimon.io.DataIncrement(
+                                Collections.emptyList(), Collections.emptyList(), Collections.emptyList(),
+                                added, deleted),
+                        org.apache.paimon.io.CompactIncrement.emptyIncrement());
+        try (BatchTableCommit commit = fst.newBatchWriteBuilder().newCommit()) {
+            commit.commit(Collections.singletonList(message));
         }
     }
 

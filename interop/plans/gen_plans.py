@@ -19,6 +19,8 @@ def dump(name, plan):
     lines.append('  "options": %s,' % json.dumps(s.get("options", {}), ensure_ascii=False))
     lines.append('  "comment": %s' % json.dumps(s.get("comment")))
     lines.append(' },')
+    if plan.get("versions"):
+        lines.append(' "versions": %s,' % json.dumps(plan["versions"]))
     if plan.get("skipMeta"):
         lines.append(' "skipMeta": %s,' % json.dumps(plan["skipMeta"]))
     lines.append(' "ops": [')
@@ -493,6 +495,34 @@ dump("blob", plan("blob",
     # Java 1.4.2's $files fails on this table (ArrayIndexOutOfBoundsException in
     # SimpleStatsEvolution$NullCountsEvoArray: a .blob file's one-column statistics)
     skip_meta=[{"name": "files", "versions": ["1.4.2"]}]))
+
+# ---------------------------------------------------------------- data evolution with deletion vectors (Java 2.0.0)
+# 1.4.2 refuses deletion vectors on a data-evolution table; 2.0.0 keeps one vector per row-id group on the
+# group's anchor file (oldest data file), positions counted from the anchor's first row id (deleteRows as
+# Flink's DataEvolutionDelete). Deletes land before and after partial-column writes, in a group of one
+# file and in groups of several.
+dump("data-evolution-dv", dict(plan("data_evolution_dv",
+    [F(0, "id", "INT"), F(1, "name", "STRING"), F(2, "score", "DOUBLE")],
+    [{"op": "create"},
+     W([{"id": i, "name": "n%d" % i, "score": f64(i)} for i in range(1, 7)]),
+     W([{"id": 7, "name": "n7"}, {"id": 8, "name": "n8", "score": f64(8)}]),
+     {"op": "deleteRows", "column": "id", "values": [2]},
+     WC(["name"], 0, [{"name": "N%d" % i} for i in range(1, 7)]),
+     {"op": "tag", "name": "t4"},
+     {"op": "deleteRows", "column": "id", "values": [5, 8]},
+     W([{"id": 9, "name": "n9", "score": f64(9)}]),
+     WC(["score"], 6, [{"score": f64(70)}, {"score": f64(80)}])],
+    options={"row-tracking.enabled": "true", "data-evolution.enabled": "true", "deletion-vectors.enabled": "true",
+             "file.format": "parquet"},
+    dumps=[{"name": "rt", "system": "row_tracking"},
+           {"name": "cols-name", "cols": ["name"]},
+           {"name": "cols-score-id", "cols": ["score", "id"]},
+           {"name": "rt-rowid", "system": "row_tracking", "cols": ["_ROW_ID"]},
+           {"name": "rt-name-seq", "system": "row_tracking", "cols": ["name", "_SEQUENCE_NUMBER"]},
+           {"name": "filter-id", "filter": "id >= 4"},
+           {"name": "filter-name", "filter": "name = \"N3\""},
+           {"name": "inc-0-3", "incremental": "0,3"},
+           {"name": "inc-3-6", "incremental": "3,6"}]), versions=["2.0.0"]))
 
 # ---------------------------------------------------------------- postpone buckets (bucket = -2)
 # Batch reads, time travel and incremental ranges see only the real buckets: rows in the postpone bucket
