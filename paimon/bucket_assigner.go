@@ -3,9 +3,9 @@ package paimon
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/paimon-go/paimon-go/internal/coreoptions"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // Dynamic-bucket options (Java CoreOptions).
@@ -115,44 +115,35 @@ type hashIndexFile struct {
 	hashes []int32
 }
 
-// javaIntMap is a map from small non-negative ints to counts that iterates
-// in the order of a java.util.HashMap<Integer, Long> built by the same puts
-// and removes: by bin (key & (capacity-1); Integer's hash is the value and
-// HashMap's spreading leaves keys below 65536 alone), then by insertion
-// within a bin. The capacity starts at 16 and doubles when the size passes
-// three quarters of it, never shrinking.
-type javaIntMap struct {
-	capacity int32
-	order    []int32 // keys in insertion order
-	vals     map[int32]int64
-}
+// javaIntMap is a java.util.HashMap<Integer, Long> (javacompat.HashMap:
+// Integer's hashCode is the value), iterated in Java's order by keys.
+type javaIntMap struct{ m javacompat.HashMap }
 
-func newJavaIntMap() *javaIntMap { return &javaIntMap{capacity: 16, vals: map[int32]int64{}} }
+func newJavaIntMap() *javaIntMap { return &javaIntMap{} }
 
-func (m *javaIntMap) get(k int32) int64 { return m.vals[k] }
+// The map's only possible error is javacompat.ErrTreeified, which needs 8+
+// bucket ids in one bin of a 64-bin table: bucket ids are handed out
+// densely from 0, so bins hold at most a few; the order would then be
+// approximate.
 
-func (m *javaIntMap) put(k int32, v int64) {
-	if _, ok := m.vals[k]; !ok {
-		m.order = append(m.order, k)
-		if float64(len(m.order)) > 0.75*float64(m.capacity) {
-			m.capacity *= 2
-		}
+func (m *javaIntMap) get(k int32) int64 {
+	v, ok, _ := m.m.Get(k, k)
+	if !ok {
+		return 0
 	}
-	m.vals[k] = v
+	return v.(int64)
 }
 
-func (m *javaIntMap) remove(k int32) {
-	if _, ok := m.vals[k]; !ok {
-		return
-	}
-	delete(m.vals, k)
-	m.order = slices.DeleteFunc(m.order, func(x int32) bool { return x == k })
-}
+func (m *javaIntMap) put(k int32, v int64) { _ = m.m.Put(k, k, v) }
+
+func (m *javaIntMap) remove(k int32) { _ = m.m.Remove(k, k) }
 
 // keys returns the keys in Java's iteration order.
 func (m *javaIntMap) keys() []int32 {
-	out := slices.Clone(m.order)
-	mask := m.capacity - 1
-	slices.SortStableFunc(out, func(a, b int32) int { return int(a&mask) - int(b&mask) })
+	es := m.m.Entries()
+	out := make([]int32, len(es))
+	for i, e := range es {
+		out[i] = e.Key.(int32)
+	}
 	return out
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
-	"slices"
 	"time"
 
 	"github.com/paimon-go/paimon-go/format/schema"
@@ -140,38 +139,25 @@ func writeSchema(ctx context.Context, meta *TableMeta, ts *schema.TableSchema) e
 // operations Java performs so that the files written here list the options
 // exactly as Java's would.
 
-// javaHashMap models a java.util.HashMap<String, String> (JDK 8 to 18
-// sizing): values and insertion order, and the capacity that decides the
-// iteration order.
+// javaHashMap models a java.util.HashMap<String, String>: the values, and
+// the key order of javacompat.HashMap, which replays Java's table layout.
 type javaHashMap struct {
-	keys     []string
-	vals     map[string]string
-	capacity int // 0 until the table is allocated by the first put
-	initial  int // capacity the copy constructor asked for
+	vals  map[string]string
+	layout *javacompat.HashMap // keys only; their order is Java's
 }
 
-func newJavaHashMap() *javaHashMap { return &javaHashMap{vals: map[string]string{}} }
+func newJavaHashMap() *javaHashMap {
+	return &javaHashMap{vals: map[string]string{}, layout: &javacompat.HashMap{}}
+}
 
 // copyJavaHashMap is Java's new HashMap<>(m) for a map m that iterates its
 // keys in order.
 func copyJavaHashMap(order []string, vals map[string]string) *javaHashMap {
-	m := newJavaHashMap()
-	if n := len(order); n > 0 {
-		ft := float32(n)/0.75 + 1
-		m.initial = tableSizeFor(int(ft))
-	}
+	m := &javaHashMap{vals: map[string]string{}, layout: javacompat.NewHashMapFor(len(order))}
 	for _, k := range order {
 		m.put(k, vals[k])
 	}
 	return m
-}
-
-func tableSizeFor(n int) int {
-	c := 1
-	for c < n && c < 1<<30 {
-		c <<= 1
-	}
-	return c
 }
 
 func (m *javaHashMap) get(k string) (string, bool) {
@@ -180,21 +166,11 @@ func (m *javaHashMap) get(k string) (string, bool) {
 }
 
 func (m *javaHashMap) put(k, v string) {
-	if _, ok := m.vals[k]; ok {
-		m.vals[k] = v
-		return
-	}
-	if m.capacity == 0 {
-		m.capacity = m.initial
-		if m.capacity == 0 {
-			m.capacity = 16
-		}
-	}
 	m.vals[k] = v
-	m.keys = append(m.keys, k)
-	if len(m.keys) > m.capacity*3/4 {
-		m.capacity *= 2
-	}
+	// The only error of a HashMap of strings is javacompat.ErrTreeified:
+	// 8+ option keys in one bin of a 64-bin table, whose order (by hash,
+	// then compareTo) is then approximated by insertion order.
+	_ = m.layout.Put(javacompat.StringHashCode(k), k, nil)
 }
 
 func (m *javaHashMap) remove(k string) (string, bool) {
@@ -203,28 +179,20 @@ func (m *javaHashMap) remove(k string) (string, bool) {
 		return "", false
 	}
 	delete(m.vals, k)
-	m.keys = slices.DeleteFunc(m.keys, func(x string) bool { return x == k })
+	_ = m.layout.Remove(javacompat.StringHashCode(k), k)
 	return v, true
 }
 
 func (m *javaHashMap) copy() *javaHashMap { return copyJavaHashMap(m.order(), m.vals) }
 
-// order returns the keys as Java iterates them: by bucket, and within a
-// bucket by insertion (resizes keep that relative order). Bins are never
-// treeified for the handful of options a table has.
+// order returns the keys as Java iterates them.
 func (m *javaHashMap) order() []string {
-	out := slices.Clone(m.keys)
-	mask := uint32(m.capacity - 1)
-	slices.SortStableFunc(out, func(a, b string) int {
-		return int(javaBucket(a)&mask) - int(javaBucket(b)&mask)
-	})
+	es := m.layout.Entries()
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Key.(string)
+	}
 	return out
-}
-
-// javaBucket is HashMap.hash(key) for a String: its hashCode (over UTF-16
-// code units) with the high half folded into the low half.
-func javaBucket(s string) uint32 {
-	return uint32(javacompat.HashMapSpread(javacompat.StringHashCode(s)))
 }
 
 // optionOrderOf returns the order in which ts's encoder writes its options

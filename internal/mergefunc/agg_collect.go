@@ -76,7 +76,7 @@ func (a *collectAgg) agg(acc, in any) (any, error) {
 			return nil, unsupportedf("aggregate function collect (field %s) with distinct over %s elements: "+
 				"Java's HashSet order depends on identity hash codes", a.field, a.elem)
 		}
-		set := jmap{eq: func(p, q any) (bool, error) { return javaEquals(a.elem, p, q) }}
+		set := newJMap(func(p, q any) (bool, error) { return javaEquals(a.elem, p, q) })
 		for _, v := range append(append(make([]any, 0, len(xs)+len(ys)), xs...), ys...) {
 			h, err := javaHashCode(a.elem, v)
 			if err != nil {
@@ -89,7 +89,7 @@ func (a *collectAgg) agg(acc, in any) (any, error) {
 		es := set.entries()
 		out := make([]any, len(es))
 		for i, e := range es {
-			out[i] = e.key
+			out[i] = e.Key
 		}
 		return out, nil
 	}

@@ -30,7 +30,7 @@ func newKeyMap(kt schema.DataType, fn, field string) (*jmap, error) {
 		return nil, unsupportedf("aggregate function %s (field %s) with %s map keys: Java's HashMap order for such keys is not reproduced",
 			fn, field, kt)
 	}
-	return &jmap{eq: func(p, q any) (bool, error) { return javaEquals(kt, p, q) }}, nil
+	return newJMap(func(p, q any) (bool, error) { return javaEquals(kt, p, q) }), nil
 }
 
 func (m *jmap) putKey(kt schema.DataType, k, v any) error {
@@ -45,7 +45,7 @@ func (m *jmap) toMap() data.Map {
 	es := m.entries()
 	out := data.Map{Keys: make([]any, len(es)), Values: make([]any, len(es))}
 	for i, e := range es {
-		out.Keys[i], out.Values[i] = e.key, e.val
+		out.Keys[i], out.Values[i] = e.Key, e.Value
 	}
 	return out
 }

@@ -47,7 +47,7 @@ func (k *nestedKey) of(row []any) ([]byte, int32, error) {
 }
 
 func bytesKeyMap() *jmap {
-	return &jmap{eq: func(p, q any) (bool, error) { return bytes.Equal(p.([]byte), q.([]byte)), nil }}
+	return newJMap(func(p, q any) (bool, error) { return bytes.Equal(p.([]byte), q.([]byte)), nil })
 }
 
 // nestedOptions reads fields.<f>.nested-key and refuses the options only
@@ -185,7 +185,7 @@ func mapValues(m *jmap) []any {
 	es := m.entries()
 	out := make([]any, len(es))
 	for i, e := range es {
-		out[i] = e.val
+		out[i] = e.Value
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package mergefunc
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -15,184 +16,40 @@ import (
 // Several Java aggregators collect values in a java.util.HashMap or HashSet
 // and return them in its iteration order (collect with distinct, merge_map,
 // merge_map_with_keytime, nested_update and nested_partial_update with a
-// nested key). That order is part of the result, so this file reproduces
-// the Java objects' hashCode and the HashMap layout: a power-of-two table of
-// bins, each bin a list in insertion order (put appends, computeIfAbsent
-// prepends), doubled when the size passes 3/4 of the capacity.
+// nested key). That order is part of the result: jmap keeps them in a
+// javacompat.HashMap, which replays Java's table layout, and this file
+// reproduces the Java objects' hashCode.
 
 // errTreeified is returned when a HashMap bin would turn into a red-black
 // tree (8+ colliding entries in a table of 64+ bins): the iteration order of
-// such a bin depends on tree rotations this package does not reproduce.
-var errTreeified = fmt.Errorf("%w: java.util.HashMap bin with more than 8 colliding keys (treeified bin order is not reproduced)", ErrUnsupported)
+// such a bin depends on tree rotations that are not reproduced.
+var errTreeified = fmt.Errorf("%w: %w", ErrUnsupported, javacompat.ErrTreeified)
 
-type jentry struct {
-	hash int32 // the spread hash Java stores in the node
-	key  any
-	val  any
+// jmap is a javacompat.HashMap whose treeified bins are errTreeified.
+type jmap struct{ m javacompat.HashMap }
+
+func newJMap(eq func(a, b any) (bool, error)) *jmap { return &jmap{m: javacompat.HashMap{Equal: eq}} }
+
+func treeErr(err error) error {
+	if errors.Is(err, javacompat.ErrTreeified) {
+		return errTreeified
+	}
+	return err
 }
 
-// jmap mirrors the layout of java.util.HashMap created with the default
-// constructor. eq is the key equality (Java's equals); keys with equal
-// hashes and eq true are the same key. The zero value plus eq is ready.
-type jmap struct {
-	tab       [][]jentry
-	size      int
-	threshold int
-	eq        func(a, b any) (bool, error)
-}
+func (m *jmap) put(hash int32, key, val any) error { return treeErr(m.m.Put(hash, key, val)) }
 
-// spread is HashMap.hash: the hashCode with its high half folded in.
-func spread(h int32) int32 { return javacompat.HashMapSpread(h) }
-
-func (m *jmap) index(sh int32) int { return int(uint32(sh) & uint32(len(m.tab)-1)) }
-
-func (m *jmap) keyEq(a, b any) (bool, error) {
-	if a == nil || b == nil {
-		return a == nil && b == nil, nil
-	}
-	return m.eq(a, b)
-}
-
-// find returns the position of key in its bin, or -1.
-func (m *jmap) find(sh int32, key any) (int, int, error) {
-	if len(m.tab) == 0 {
-		return 0, -1, nil
-	}
-	i := m.index(sh)
-	for j, e := range m.tab[i] {
-		if e.hash != sh {
-			continue
-		}
-		ok, err := m.keyEq(e.key, key)
-		if err != nil {
-			return i, -1, err
-		}
-		if ok {
-			return i, j, nil
-		}
-	}
-	return i, -1, nil
-}
-
-// resize doubles the table (16 bins at first), keeping the relative order of
-// the entries of every bin as Java's split into lo and hi lists does.
-func (m *jmap) resize() {
-	old := m.tab
-	n := 16
-	if len(old) > 0 {
-		n = 2 * len(old)
-		m.threshold *= 2
-	} else {
-		m.threshold = 12
-	}
-	m.tab = make([][]jentry, n)
-	for _, bin := range old {
-		for _, e := range bin {
-			i := m.index(e.hash)
-			m.tab[i] = append(m.tab[i], e)
-		}
-	}
-}
-
-// treeifyBin is HashMap.treeifyBin: small tables grow instead.
-func (m *jmap) treeifyBin() error {
-	if len(m.tab) < 64 {
-		m.resize()
-		return nil
-	}
-	return errTreeified
-}
-
-// put is HashMap.put: an existing key keeps its position and takes the new
-// value; a new key is appended to its bin.
-func (m *jmap) put(hash int32, key, val any) error {
-	sh := spread(hash)
-	if len(m.tab) == 0 {
-		m.resize()
-	}
-	i, j, err := m.find(sh, key)
-	if err != nil {
-		return err
-	}
-	if j >= 0 {
-		m.tab[i][j].val = val
-		return nil
-	}
-	before := len(m.tab[i])
-	m.tab[i] = append(m.tab[i], jentry{hash: sh, key: key, val: val})
-	if before >= 8 { // binCount >= TREEIFY_THRESHOLD - 1
-		if err := m.treeifyBin(); err != nil {
-			return err
-		}
-	}
-	m.size++
-	if m.size > m.threshold {
-		m.resize()
-	}
-	return nil
-}
-
-// computeIfAbsent is HashMap.computeIfAbsent for a function that never
-// returns null: it grows the table first when the size is already past the
-// threshold, and inserts a new key at the head of its bin.
 func (m *jmap) computeIfAbsent(hash int32, key any, mk func() any) (any, error) {
-	sh := spread(hash)
-	if m.size > m.threshold || len(m.tab) == 0 {
-		m.resize()
-	}
-	i, j, err := m.find(sh, key)
-	if err != nil {
-		return nil, err
-	}
-	if j >= 0 && m.tab[i][j].val != nil {
-		return m.tab[i][j].val, nil
-	}
-	v := mk()
-	if j >= 0 {
-		m.tab[i][j].val = v
-		return v, nil
-	}
-	before := len(m.tab[i])
-	bin := make([]jentry, 0, before+1)
-	bin = append(bin, jentry{hash: sh, key: key, val: v})
-	m.tab[i] = append(bin, m.tab[i]...)
-	if before >= 7 { // binCount >= TREEIFY_THRESHOLD - 1
-		if err := m.treeifyBin(); err != nil {
-			return nil, err
-		}
-	}
-	m.size++
-	return v, nil
+	v, err := m.m.ComputeIfAbsent(hash, key, mk)
+	return v, treeErr(err)
 }
 
-// get is HashMap.get; ok is false for a missing key.
-func (m *jmap) get(hash int32, key any) (any, bool, error) {
-	i, j, err := m.find(spread(hash), key)
-	if err != nil || j < 0 {
-		return nil, false, err
-	}
-	return m.tab[i][j].val, true, nil
-}
+func (m *jmap) get(hash int32, key any) (any, bool, error) { return m.m.Get(hash, key) }
 
-// remove is HashMap.remove.
-func (m *jmap) remove(hash int32, key any) error {
-	i, j, err := m.find(spread(hash), key)
-	if err != nil || j < 0 {
-		return err
-	}
-	m.tab[i] = append(m.tab[i][:j:j], m.tab[i][j+1:]...)
-	m.size--
-	return nil
-}
+func (m *jmap) remove(hash int32, key any) error { return m.m.Remove(hash, key) }
 
-// entries returns the entries in iteration order.
-func (m *jmap) entries() []jentry {
-	out := make([]jentry, 0, m.size)
-	for _, bin := range m.tab {
-		out = append(out, bin...)
-	}
-	return out
-}
+// entries returns the entries in Java's iteration order.
+func (m *jmap) entries() []javacompat.HashEntry { return m.m.Entries() }
 
 // hashable reports whether values of t can be hashed and compared exactly
 // as Java's boxed element objects: byte[] uses identity, so BINARY and

@@ -177,18 +177,17 @@ func (o options) javaOrderedKeys() []string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var m jmap
-	m.eq = func(a, b any) (bool, error) { return a.(string) == b.(string), nil }
+	var m javacompat.HashMap
 	for _, k := range keys {
-		if err := m.put(javacompat.StringHashCode(k), k, nil); err != nil {
+		if err := m.Put(javacompat.StringHashCode(k), k, nil); err != nil {
 			// A treeified bin orders by hash, then by String.compareTo; the
 			// sorted order is the closest we can do.
 			return keys
 		}
 	}
 	out := make([]string, 0, len(keys))
-	for _, e := range m.entries() {
-		out = append(out, e.key.(string))
+	for _, e := range m.Entries() {
+		out = append(out, e.Key.(string))
 	}
 	return out
 }
