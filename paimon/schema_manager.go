@@ -142,7 +142,7 @@ func writeSchema(ctx context.Context, meta *TableMeta, ts *schema.TableSchema) e
 // javaHashMap models a java.util.HashMap<String, String>: the values, and
 // the key order of javacompat.HashMap, which replays Java's table layout.
 type javaHashMap struct {
-	vals  map[string]string
+	vals   map[string]string
 	layout *javacompat.HashMap // keys only; their order is Java's
 }
 
