@@ -27,15 +27,16 @@ SCALES = {
     # The sizes of issue 8.
     "full": dict(scan_rows=10_000_000, scan_files=10, scan_block_size="8mb", pk_rows=10_000_000, pk_buckets=4,
                  plan_commits=100, plan_small_files=10_000, plan_large_files=100_000, commit_snapshots=1_000,
-                 compact_rows=10_000_000, compact_files=1_000),
+                 compact_rows=10_000_000, compact_files=1_000, compact_pk_rows=10_000_000, compact_pk_buckets=4),
     # 1/20 of the rows and files, for a quick check of the whole pipeline.
     "small": dict(scan_rows=500_000, scan_files=10, scan_block_size="400kb", pk_rows=500_000, pk_buckets=4,
                   plan_commits=100, plan_small_files=500, plan_large_files=5_000, commit_snapshots=50,
-                  compact_rows=500_000, compact_files=50),
+                  compact_rows=500_000, compact_files=50, compact_pk_rows=500_000, compact_pk_buckets=4),
 }
 
 OPS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv", "plan-10k", "plan-100k", "write-10m", "commit",
-       "compact-1k", "scan-1k", "scan-1k-compacted", "scan-all-orc", "filter-1pct-orc", "write-10m-orc", "pk-write"]
+       "compact-1k", "scan-1k", "scan-1k-compacted", "compact-pk", "scan-pk-runs", "scan-pk-compacted", "scan-all-orc",
+       "filter-1pct-orc", "write-10m-orc", "pk-write"]
 IMPLS = ["go", "go-parallel", "java", "java-parallel", "pypaimon", "pypaimon-rust", "raw-pqarrow", "raw-pyarrow"]
 READS = ["scan-all", "scan-2col", "filter-1pct", "pk-dedup", "pk-dv", "scan-all-orc", "filter-1pct-orc"]
 # Which implementation is attempted for which operation; a program may still answer "unsupported" (exit 3).
@@ -47,10 +48,16 @@ for _op in ("plan-10k", "plan-100k", "commit"):
 SUPPORT["write-10m"] = ["go", "java", "pypaimon", "pypaimon-rust", "raw-pqarrow", "raw-pyarrow"]
 # Compaction: paimon-go's Table.Compact (one rewrite at a time, or GOMAXPROCS) beside Java's dedicated compaction
 # (AppendCompactCoordinator tasks in one thread, or a pool); pypaimon and paimon-rust do not compact.
+# The primary-key form: a full compaction of every bucket of a table of 5 sorted runs (Java: write.compact(p, b,
+# full) per bucket, its writer's one compaction thread, one commit, as Spark's compact procedure).
 COMPACT_OPS = ("compact-1k", "scan-1k", "scan-1k-compacted")
+COMPACT_PK_OPS = ("compact-pk", "scan-pk-runs", "scan-pk-compacted")
 SUPPORT["compact-1k"] = ["go", "go-parallel", "java", "java-parallel"]
 SUPPORT["scan-1k"] = ["go", "go-parallel", "java", "java-parallel"]
 SUPPORT["scan-1k-compacted"] = ["go", "go-parallel", "java", "java-parallel"]
+SUPPORT["compact-pk"] = ["go", "go-parallel", "java"]
+SUPPORT["scan-pk-runs"] = ["go", "go-parallel", "java", "java-parallel"]
+SUPPORT["scan-pk-compacted"] = ["go", "go-parallel", "java", "java-parallel"]
 # ORC (issue 19): the scan table's rows written as ORC by Java; no raw ORC reader is measured.
 ORC_OPS = ("scan-all-orc", "filter-1pct-orc", "write-10m-orc")
 for _op in ("scan-all-orc", "filter-1pct-orc"):
@@ -59,7 +66,7 @@ SUPPORT["write-10m-orc"] = ["go", "java"]
 # Primary-key writes (issue 17): upserts into an empty primary-key table Java creates (gen-pkwrite).
 PKWRITE_OPS = ("pk-write",)
 SUPPORT["pk-write"] = ["go", "java", "pypaimon", "pypaimon-rust"]
-WRITES = ("write-10m", "write-10m-orc", "commit", "compact-1k", "pk-write")  # they change their table: a fresh copy per run
+WRITES = ("write-10m", "write-10m-orc", "commit", "compact-1k", "compact-pk", "pk-write")  # they change their table: a fresh copy per run
 
 def descriptions(scale):
     """What each operation does, with the sizes of the scale."""
@@ -81,6 +88,10 @@ def descriptions(scale):
                       % (f"{scale['compact_files']:,}", f"{scale['compact_rows']:,}"),
         "scan-1k": "full scan of that table before compaction (%s files)" % f"{scale['compact_files']:,}",
         "scan-1k-compacted": "full scan of the same rows after Java compacted them",
+        "compact-pk": "fully compact a primary-key table of %s rows in 5 overlapping sorted runs per bucket (%d buckets): "
+                      "rewrite and commit" % (f"{scale['compact_pk_rows']:,}", scale["compact_pk_buckets"]),
+        "scan-pk-runs": "merged read of that table before compaction (5 sorted runs per bucket)",
+        "scan-pk-compacted": "read of the same rows after Java fully compacted them (one sorted run)",
         "scan-all-orc": "scan-all on the same rows written as ORC by Java (zstd, stripes of file.block-size)",
         "filter-1pct-orc": "filter-1pct on the ORC table (stripes and 10,000-row row groups pruned)",
         "write-10m-orc": "write-10m into an ORC table",
@@ -142,6 +153,13 @@ def ensure_compact_tables(args, scale, wh):
     gen_extra(args, scale, wh, "compaction", "gen-compact", "meta-compact.json", "compact_")
 
 
+def ensure_compact_pk_tables(args, scale, wh):
+    """The primary-key compaction tables (bench.compact_pk, bench.compact_pk_done), generated once into the warehouse
+    (meta-compact-pk.json) when an operation needs them."""
+    gen_extra(args, scale, wh, "primary-key compaction", "gen-compact-pk", "meta-compact-pk.json", "compact_pk_",
+              ("compact_pk", "compact_pk_done"))
+
+
 def ensure_orc_tables(args, scale, wh):
     """The ORC tables (bench.scan_orc: the scan table's rows written as ORC; bench.write_orc), generated once into
     the warehouse (meta-orc.json) when an operation needs them."""
@@ -188,7 +206,7 @@ def iterations(op, impl, args):
         return 1, 5
     if op == "commit":
         return 1, 10
-    if op in ("write-10m", "write-10m-orc", "compact-1k", "pk-write"):
+    if op in ("write-10m", "write-10m-orc", "compact-1k", "compact-pk", "pk-write"):
         return 0, 1
     # Reads: the JVM gets warm-up iterations (JIT); Go and Python have no JIT and are measured cold.
     return (args.jvm_warmup if impl.startswith("java") else 0), 1
@@ -272,6 +290,9 @@ def expected_rows(op, impl, meta, params):
         "compact-1k": lambda: meta["compact"]["file_rows"],
         "scan-1k": lambda: meta["compact"]["file_rows"],
         "scan-1k-compacted": lambda: meta["compact_done"]["file_rows"],
+        "compact-pk": lambda: meta["compact_pk"]["distinct"],
+        "scan-pk-runs": lambda: meta["compact_pk"]["distinct"],
+        "scan-pk-compacted": lambda: meta["compact_pk_done"]["distinct"],
         "scan-all-orc": lambda: meta["scan_orc"]["file_rows"],
         "filter-1pct-orc": lambda: params["hi"] - params["lo"],
         "write-10m-orc": lambda: params["rows"],
@@ -287,6 +308,7 @@ def measure(args, wh, meta, params, ops, impls):
     table_of = {"scan-all": "scan", "scan-2col": "scan", "filter-1pct": "scan", "pk-dedup": "pk", "pk-dv": "pk_dv",
                 "plan-10k": "plan_10k", "plan-100k": "plan_100k", "write-10m": "write", "commit": "commit",
                 "compact-1k": "compact", "scan-1k": "compact", "scan-1k-compacted": "compact_done",
+                "compact-pk": "compact_pk", "scan-pk-runs": "compact_pk", "scan-pk-compacted": "compact_pk_done",
                 "scan-all-orc": "scan_orc", "filter-1pct-orc": "scan_orc", "write-10m-orc": "write_orc",
                 "pk-write": "pk_write"}
     for op in ops:
@@ -725,7 +747,7 @@ def main():
         if i not in IMPLS:
             ap.error("unknown implementation %s" % i)
     scale = SCALES[args.scale]
-    if ops and all(o in COMPACT_OPS for o in ops) and not args.tables_only:
+    if ops and all(o in COMPACT_OPS + COMPACT_PK_OPS for o in ops) and not args.tables_only:
         # The compaction operations need only their own tables: skip generating the others.
         wh = os.path.join(args.home, "tables", "%s-compact-%s" % (args.scale, TABLES_VERSION), "warehouse")
         os.makedirs(wh, exist_ok=True)
@@ -740,13 +762,15 @@ def main():
         return
     if any(o in COMPACT_OPS for o in ops):
         ensure_compact_tables(args, scale, wh)
+    if any(o in COMPACT_PK_OPS for o in ops):
+        ensure_compact_pk_tables(args, scale, wh)
     if any(o in ORC_OPS for o in ops):
         ensure_orc_tables(args, scale, wh)
     if any(o in PKWRITE_OPS for o in ops):
         ensure_pkwrite_tables(args, scale, wh)
     with open(os.path.join(wh, "meta.json")) as f:
         meta = json.load(f)
-    for extra in ("meta-compact.json", "meta-orc.json", "meta-pkwrite.json"):
+    for extra in ("meta-compact.json", "meta-compact-pk.json", "meta-orc.json", "meta-pkwrite.json"):
         if os.path.exists(os.path.join(wh, extra)):
             with open(os.path.join(wh, extra)) as f:
                 meta.update(json.load(f))

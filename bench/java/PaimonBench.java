@@ -94,6 +94,9 @@ public final class PaimonBench {
             case "gen-compact":
                 Gen.compactTables(args[1], kv);
                 break;
+            case "gen-compact-pk":
+                Gen.compactPKTables(args[1], kv);
+                break;
             case "gen-orc":
                 Gen.orc(args[1], kv);
                 break;
@@ -382,6 +385,59 @@ public final class PaimonBench {
                 deleteRecursively(io);
             }
             Files.write(Paths.get(warehouse, "meta-compact.json"), Json.write(meta).getBytes(StandardCharsets.UTF_8));
+        }
+
+        /**
+         * The tables of the primary-key compaction benchmark (issue 18), generated into an existing warehouse,
+         * their descriptions in meta-compact-pk.json: "compact_pk" (pk-dedup's layout: 5 overlapping sorted runs
+         * per bucket, compaction off while writing) and "compact_pk_done" (the same rows, fully compacted by Java).
+         */
+        static void compactPKTables(String warehouse, Map<String, String> kv) throws Exception {
+            long rows = need(kv, "compact_pk_rows");
+            int buckets = (int) need(kv, "compact_pk_buckets");
+            Map<String, Object> meta = new LinkedHashMap<>();
+            Path io = Files.createTempDirectory("paimon-bench-io");
+            try (Catalog catalog = openCatalog(warehouse); IOManager ioManager = IOManager.create(io.toString())) {
+                catalog.createDatabase(DB, true);
+                long t0 = System.nanoTime();
+                meta.put("compact_pk", pkTable(catalog, ioManager, "compact_pk", rows, buckets, false));
+                Map<String, Object> done = pkTable(catalog, ioManager, "compact_pk_done", rows, buckets, false);
+                fullCompact(catalog.getTable(Identifier.create(DB, "compact_pk_done")), ioManager);
+                Map<String, Object> d = describe(catalog.getTable(Identifier.create(DB, "compact_pk_done")), "compact_pk_done");
+                d.put("written", done.get("written"));
+                d.put("distinct", done.get("distinct"));
+                meta.put("compact_pk_done", d);
+                log("primary-key compact tables in %.1f s", (System.nanoTime() - t0) / 1e9);
+            } finally {
+                deleteRecursively(io);
+            }
+            Files.write(Paths.get(warehouse, "meta-compact-pk.json"), Json.write(meta).getBytes(StandardCharsets.UTF_8));
+        }
+
+        /**
+         * Java's full compaction of every bucket of a primary-key table, as Spark's compact procedure (or
+         * Flink's dedicated compaction job with full compaction) runs it: write.compact(partition, bucket, full)
+         * per bucket, the writer's compaction thread rewriting, one commit. Returns the rows written.
+         */
+        static long compactPK(FileStoreTable table, IOManager ioManager) throws Exception {
+            BatchWriteBuilder wb = table.newBatchWriteBuilder();
+            long rows = 0;
+            try (BatchTableWrite w = wb.newWrite().withIOManager(ioManager); BatchTableCommit c = wb.newCommit()) {
+                Set<String> seen = new LinkedHashSet<>();
+                for (BucketEntry e : table.newSnapshotReader().bucketEntries()) {
+                    if (seen.add(Arrays.toString(e.partition().toBytes()) + "/" + e.bucket())) {
+                        w.compact(e.partition(), e.bucket(), true);
+                    }
+                }
+                List<CommitMessage> msgs = w.prepareCommit();
+                for (CommitMessage m : msgs) {
+                    for (DataFileMeta f : ((org.apache.paimon.table.sink.CommitMessageImpl) m).compactIncrement().compactAfter()) {
+                        rows += f.rowCount();
+                    }
+                }
+                c.commit(msgs);
+            }
+            return rows;
         }
 
         /**
@@ -814,6 +870,20 @@ public final class PaimonBench {
                         body = () -> compactAppend(t, parallel);
                         break;
                     }
+                    case "compact-pk": {
+                        FileStoreTable t = (FileStoreTable) catalog.getTable(Identifier.create(DB, "compact_pk"));
+                        if (warmup > 0 || iters != 1) {
+                            throw new IllegalArgumentException("compact-pk runs once per process");
+                        }
+                        body = () -> Gen.compactPK(t, ioManager);
+                        break;
+                    }
+                    case "scan-pk-runs":
+                        body = readBody(catalog.getTable(Identifier.create(DB, "compact_pk")), null, null, parallel, threads);
+                        break;
+                    case "scan-pk-compacted":
+                        body = readBody(catalog.getTable(Identifier.create(DB, "compact_pk_done")), null, null, parallel, threads);
+                        break;
                     case "scan-1k":
                         body = readBody(catalog.getTable(Identifier.create(DB, "compact")), null, null, parallel, threads);
                         break;

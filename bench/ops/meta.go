@@ -35,11 +35,16 @@ func LoadMeta(warehouse string) (Meta, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrBadOptions, p, err)
 	}
-	// The compaction tables are generated on demand (meta-compact.json).
-	if b, err := os.ReadFile(filepath.Join(warehouse, "meta-compact.json")); err == nil {
+	// The compaction tables are generated on demand (meta-compact.json,
+	// meta-compact-pk.json).
+	for _, name := range []string{"meta-compact.json", "meta-compact-pk.json"} {
+		b, err := os.ReadFile(filepath.Join(warehouse, name))
+		if err != nil {
+			continue
+		}
 		var extra Meta
 		if err := json.Unmarshal(b, &extra); err != nil {
-			return nil, fmt.Errorf("%w: meta-compact.json: %v", ErrBadOptions, err)
+			return nil, fmt.Errorf("%w: %s: %v", ErrBadOptions, name, err)
 		}
 		for k, v := range extra {
 			m[k] = v

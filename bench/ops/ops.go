@@ -44,6 +44,13 @@ const (
 	OpCompact         = "compact-1k"
 	OpScan1k          = "scan-1k"
 	OpScan1kCompacted = "scan-1k-compacted"
+	// OpCompactPK fully compacts a primary-key table of 5 overlapping
+	// sorted runs per bucket (pk-dedup's layout, issue 18); OpScanPKRuns
+	// and OpScanPKCompacted read it before and after a compaction (Java's,
+	// at generation time).
+	OpCompactPK       = "compact-pk"
+	OpScanPKRuns      = "scan-pk-runs"
+	OpScanPKCompacted = "scan-pk-compacted"
 	// The ORC forms (issue 19): the same rows and options as scan-all,
 	// filter-1pct and write-10m, in tables with file.format=orc
 	// (bench.scan_orc, bench.write_orc).
@@ -135,10 +142,11 @@ func prepare(ctx context.Context, op, impl string, o Options) (timedBody, error)
 		return nil, fmt.Errorf("%w: no warehouse", ErrBadOptions)
 	}
 	switch op {
-	case OpScanAll, OpScan2Col, OpFilter, OpPKDedup, OpPKDV, OpScan1k, OpScan1kCompacted, OpScanAllORC, OpFilterORC:
+	case OpScanAll, OpScan2Col, OpFilter, OpPKDedup, OpPKDV, OpScan1k, OpScan1kCompacted, OpScanAllORC, OpFilterORC,
+		OpScanPKRuns, OpScanPKCompacted:
 		return prepareRead(ctx, op, impl, o)
-	case OpCompact:
-		return prepareCompact(ctx, impl, o)
+	case OpCompact, OpCompactPK:
+		return prepareCompact(ctx, op, impl, o)
 	case OpPlan10k, OpPlan100k:
 		if impl != ImplGo {
 			return nil, fmt.Errorf("%w: %s by %s", ErrUnsupported, op, impl)

@@ -19,6 +19,8 @@ var readTables = map[string]string{
 
 	OpScan1k:          "compact",
 	OpScan1kCompacted: "compact_done",
+	OpScanPKRuns:      "compact_pk",
+	OpScanPKCompacted: "compact_pk_done",
 	OpScanAllORC:      "scan_orc",
 	OpFilterORC:       "scan_orc",
 }

@@ -23,7 +23,7 @@ import (
 
 func main() {
 	var (
-		op      = flag.String("op", "", "operation: scan-all, scan-2col, filter-1pct, pk-dedup, pk-dv, plan-10k, plan-100k, write-10m, pk-write, commit, compact-1k, scan-1k, scan-1k-compacted")
+		op      = flag.String("op", "", "operation: scan-all, scan-2col, filter-1pct, pk-dedup, pk-dv, plan-10k, plan-100k, write-10m, pk-write, commit, compact-1k, scan-1k, scan-1k-compacted, compact-pk, scan-pk-runs, scan-pk-compacted")
 		impl    = flag.String("impl", ops.ImplGo, "implementation: go, go-parallel, raw-pqarrow")
 		cpuprof = flag.String("cpuprofile", "", "write a CPU profile of the whole process to this file")
 		o       ops.Options
