@@ -59,29 +59,68 @@ func followSeed(t *testing.T) uint64 {
 }
 
 // TestFollowWhileWriting: a follower reading while a writer commits 100
-// snapshots sees every row exactly once and in commit order; killed at
-// random points (between plans and in the middle of one) and restarted
-// with the same consumer id, it resumes without gaps or repeats. Rows
-// count only once their plan is committed, as a sink that commits its
-// output with the consumer position would.
+// snapshots sees every change exactly once and in commit order, on append
+// tables and on primary-key tables with and without a changelog producer
+// (none: the delta files; input: the changelog files); killed at random
+// points (between plans and in the middle of one) and restarted with the
+// same consumer id, it resumes without gaps or repeats. Rows count only
+// once their plan is committed, as a sink that commits its output with the
+// consumer position would.
+//
+// The primary-key writer inserts three new keys per commit, deletes one
+// key of the previous commit and updates another, so each snapshot's
+// changes hold +I, +U and -D rows of distinct keys: the delta files keep
+// the written kinds (Java DeltaFollowUpScanner reads them unmerged across
+// snapshots) and the input changelog holds the input as written.
 func TestFollowWhileWriting(t *testing.T) {
 	const commits = 100
 	for _, tc := range []struct {
 		name string
+		pk   bool
 		opts map[string]string
 	}{
-		{"unaware", nil},
-		{"fixed-bucket", map[string]string{"bucket": "2", "bucket-key": "id"}},
+		{"unaware", false, nil},
+		{"fixed-bucket", false, map[string]string{"bucket": "2", "bucket-key": "id"}},
+		{"pk-changelog-none", true, nil},
+		{"pk-changelog-input", true, map[string]string{"changelog-producer": "input"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			r := rand.New(rand.NewPCG(followSeed(t), 21))
-			tbl, fsys := newWriteTable(t, true, tc.opts)
+			var tbl *paimon.Table
+			var fsys fs.FS
+			if tc.pk {
+				tbl, fsys = newPKTable(t, false, tc.opts)
+			} else {
+				tbl, fsys = newWriteTable(t, true, tc.opts)
+			}
+			// commitRows is what commit i writes: rows and their kinds.
+			commitRows := func(i int) ([][]any, []string) {
+				if !tc.pk {
+					rows := rowsOf(i*3, i*3+3, 2)
+					return rows, []string{"+I", "+I", "+I"}
+				}
+				var rows [][]any
+				var kinds []string
+				add := func(id int, kind string) {
+					rows = append(rows, []any{"2024-01-01", int64(id), fmt.Sprintf("v%d-%d", i, id), float64(i)})
+					kinds = append(kinds, kind)
+				}
+				for j := range 3 {
+					add(i*3+j, "+I")
+				}
+				if i > 0 {
+					add((i-1)*3, "-D")
+					add((i-1)*3+1, "+U")
+				}
+				return rows, kinds
+			}
 			var want []string
 			for i := range commits {
+				rows, kinds := commitRows(i)
 				var group []string
-				for j := range 3 {
-					group = append(group, "+I:"+strconv.Itoa(i*3+j))
+				for j := range rows {
+					group = append(group, kinds[j]+":"+strconv.FormatInt(rows[j][1].(int64), 10))
 				}
 				slices.Sort(group)
 				want = append(want, group...)
@@ -94,7 +133,21 @@ func TestFollowWhileWriting(t *testing.T) {
 				defer close(done) // also when write fails (FailNow ends this goroutine)
 				c := newCommit(t, tbl, "writer")
 				for i := range commits {
-					write(t, tbl, c, int64(i+1), rowsOf(i*3, i*3+3, 2), 3)
+					rows, kinds := commitRows(i)
+					if tc.pk {
+						w, err := tbl.NewWriter(&paimon.WriterOptions{RowKindColumn: "op"})
+						require.NoError(t, err)
+						rec := pkBatch(t, tbl, rows, kinds)
+						require.NoError(t, w.Write(ctx, rec))
+						rec.Release()
+						msgs, err := w.PrepareCommit(ctx)
+						require.NoError(t, err)
+						require.NoError(t, w.Close(ctx))
+						_, err = c.Commit(ctx, int64(i+1), msgs)
+						require.NoError(t, err)
+					} else {
+						write(t, tbl, c, int64(i+1), rows, 3)
+					}
 					if i%10 == 3 {
 						time.Sleep(5 * time.Millisecond)
 					}
