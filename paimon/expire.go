@@ -143,6 +143,7 @@ func (t *Table) ExpireSnapshots(ctx context.Context, opts *ExpireOptions) (*Expi
 
 // ExpireSnapshotsWithTableOptions is what a committer calls after each
 // successful commit (Java AbstractFileStoreTable.newExpireRunnable): it
+// removes the consumers idle longer than consumer.expiration-time, then
 // expires with the table options alone and does nothing when the table is
 // write-only (write-only or write.compaction-skip), whose writers leave
 // maintenance to a separate job. The commit has succeeded whatever this
@@ -155,6 +156,9 @@ func (t *Table) ExpireSnapshotsWithTableOptions(ctx context.Context) (*ExpireRes
 	}
 	if wo {
 		return &ExpireResult{}, nil
+	}
+	if err := t.expireConsumers(ctx, time.Now()); err != nil {
+		return nil, err
 	}
 	return t.ExpireSnapshots(ctx, nil)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -320,4 +322,74 @@ func TestFollowStarts(t *testing.T) {
 	require.ErrorIs(t, err, paimon.ErrInvalidScan)
 	_, err = tbl.Follow(ctx, &paimon.FollowOptions{ConsumerID: "../x"})
 	require.ErrorIs(t, err, paimon.ErrInvalidScan)
+}
+
+// TestConsumerExpirationTime: a commit removes the consumers whose file was
+// last written more than consumer.expiration-time ago before it expires
+// snapshots (Java TableCommitImpl.maintain → ConsumerManager.expire), so an
+// abandoned consumer stops holding snapshots while a live one still does;
+// without the option, or on a write-only table, consumers stay.
+func TestConsumerExpirationTime(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		opts     map[string]string
+		wantKept []string
+	}{
+		{"expires", map[string]string{"consumer.expiration-time": "1 h"}, []string{"live"}},
+		{"no option", nil, []string{"idle", "live"}},
+		{"write-only", map[string]string{"consumer.expiration-time": "1 h", "write-only": "true"}, []string{"idle", "live"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := map[string]string{"snapshot.num-retained.min": "1", "snapshot.num-retained.max": "2"}
+			for k, v := range tc.opts {
+				opts[k] = v
+			}
+			tbl, fsys := newWriteTable(t, false, opts)
+			// Snapshots 1-4 are three hours old (past snapshot.time-retained
+			// and the commit grace); snapshot 5 is committed now.
+			past, err := tbl.NewCommit(&paimon.CommitOptions{User: "writer", Now: func() time.Time { return time.Now().Add(-3 * time.Hour) }})
+			require.NoError(t, err)
+			c := newCommit(t, tbl, "writer")
+			write(t, tbl, past, 1, rowsOf(0, 3, 1), 3)
+			write(t, tbl, past, 2, rowsOf(3, 6, 1), 3)
+			// Two consumers read snapshot 2 (their next snapshot is 3);
+			// "idle" was last written two hours ago.
+			for _, id := range []string{"idle", "live"} {
+				f, err := reopen(t, fsys).Follow(ctx, &paimon.FollowOptions{Start: paimon.FollowFromSnapshot, SnapshotID: 2, ConsumerID: id})
+				require.NoError(t, err)
+				p, err := f.TryNext(ctx)
+				require.NoError(t, err)
+				require.NotNil(t, p)
+				require.Equal(t, int64(2), p.SnapshotID)
+				require.NoError(t, f.Commit(ctx))
+			}
+			old := time.Now().Add(-2 * time.Hour)
+			require.NoError(t, os.Chtimes(filepath.Join(fsys.(*localfs.FS).Root(), "db.db/t/consumer/consumer-idle"), old, old))
+			// The "live" consumer moves on to snapshot 4 (rewritten now).
+			write(t, tbl, past, 3, rowsOf(6, 9, 1), 3)
+			require.NoError(t, fs.WriteFile(ctx, fsys, "db.db/t/consumer/consumer-live", []byte("{\n  \"nextSnapshot\" : 4\n}"), nil))
+			write(t, tbl, past, 4, rowsOf(9, 12, 1), 3)
+			res := write(t, tbl, c, 5, rowsOf(12, 15, 1), 3)
+			require.NoError(t, res.ExpireErr)
+			cs, err := reopen(t, fsys).Meta().Consumers(ctx)
+			require.NoError(t, err)
+			var kept []string
+			for _, c := range cs {
+				kept = append(kept, c.ID)
+			}
+			require.Equal(t, tc.wantKept, kept)
+			earliest, ok, err := reopen(t, fsys).Meta().EarliestSnapshotID(ctx)
+			require.NoError(t, err)
+			require.True(t, ok)
+			switch {
+			case tc.opts["write-only"] == "true":
+				require.Equal(t, int64(1), earliest, "a write-only table expires nothing")
+			case len(kept) == 2:
+				require.Equal(t, int64(3), earliest, "the idle consumer holds snapshot 3")
+			default:
+				require.Equal(t, int64(4), earliest, "the live consumer holds snapshot 4")
+			}
+		})
+	}
 }

@@ -131,7 +131,7 @@ var classification = [...]line{
 	{CompactionTotalSizeThreshold, ign, ign, allTables, "this library's writers never compact (like write-only); Java compacts later"},
 	{ConsumerId, ign, ign, allTables, "streaming consumers; batch reads record none"},
 	{ConsumerChangelogOnly, ign, impl, allTables, "expiration"},
-	{ConsumerExpirationTime, ign, ign, allTables, "streaming consumers; batch reads record none"},
+	{ConsumerExpirationTime, ign, impl, allTables, "a commit removes consumers idle longer than it before expiring snapshots; batch reads record none"},
 	{ConsumerIgnoreProgress, ign, ign, allTables, "streaming consumers; batch reads record none"},
 	{ConsumerConsistencyMode, ign, ign, allTables, "streaming consumers; batch reads record none"},
 	{ContinuousDiscoveryInterval, ign, ign, allTables, ""},
