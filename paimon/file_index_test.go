@@ -30,10 +30,32 @@ var fileIndexFilters = map[string]*predicate.Predicate{
 	"c1-eq-7":     predicate.Equal("c1", int32(7)),
 	"c1-null":     predicate.IsNull("c1"),
 	"id-ge-5":     predicate.GreaterOrEqual("id", int32(5)),
+	// bsi on n (BIGINT, negative values too)
+	"n-eq-20":  predicate.Equal("n", int64(20)),
+	"n-eq-m20": predicate.Equal("n", int64(-20)),
+	"n-eq-50":  predicate.Equal("n", int64(50)),
+	"n-lt-m25": predicate.LessThan("n", int64(-25)),
+	"n-gt-65":  predicate.GreaterThan("n", int64(65)),
+	"n-le-m90": predicate.LessOrEqual("n", int64(-90)),
+	"n-ge-75":  predicate.GreaterOrEqual("n", int64(75)),
+	"n-ne-10":  predicate.NotEqual("n", int64(10)),
+	"n-null":   predicate.IsNull("n"),
+	// range-bitmap on r (INT)
+	"r-eq-2":     predicate.Equal("r", int32(2)),
+	"r-eq-50":    predicate.Equal("r", int32(50)),
+	"r-eq-60":    predicate.Equal("r", int32(60)),
+	"r-ge-99":    predicate.GreaterOrEqual("r", int32(99)),
+	"r-gt-99":    predicate.GreaterThan("r", int32(99)),
+	"r-lt-2":     predicate.LessThan("r", int32(2)),
+	"r-le-3":     predicate.LessOrEqual("r", int32(3)),
+	"r-ne-2":     predicate.NotEqual("r", int32(2)),
+	"r-null":     predicate.IsNull("r"),
+	"r-not-null": predicate.IsNotNull("r"),
 }
 
-// TestFileIndexGolden reads Java's tables with a bloom-filter index (s) and
-// bitmap indexes (c: version 2, c1: version 1), once embedded in the
+// TestFileIndexGolden reads Java's tables with a bloom-filter index (s),
+// bitmap indexes (c: version 2, c1: version 1), a bit-sliced index (n, with
+// negative values) and a range-bitmap index (r), once embedded in the
 // manifest and once in separate .index files, with the same four writes.
 // The embedded table's plan must keep exactly the files Java's plan keeps
 // (dump-<name>.files); the separate table's plan keeps what the statistics

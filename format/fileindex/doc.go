@@ -27,8 +27,17 @@
 //     BitmapFileIndexMetaV2): one RoaringBitmap of row positions per
 //     distinct value and one for NULL.
 //
-// Other types (bsi, range-bitmap) are recognised and answer "may match"
-// (Result Remain): the caller keeps the file.
+//   - bsi (Java BitSliceIndexBitmapFileIndex, BitSliceIndexRoaringBitmap):
+//     values mapped to int64, non-negative and negative (by absolute value)
+//     ones each in a bit-sliced index with its min and max; comparisons are
+//     answered with O'Neil's bit-sliced algorithm as row sets.
+//   - range-bitmap (Java RangeBitmapFileIndex, RangeBitmap): a sorted
+//     dictionary of the distinct values (ChunkedDictionary) and a
+//     bit-sliced index of each row's dictionary code; a literal's rank in
+//     the dictionary turns every comparison into one of codes.
+//
+// Other types answer "may match" (Result Remain): the caller keeps the
+// file.
 //
 // # Soundness
 //

@@ -99,6 +99,10 @@ func (f *File) Index(column, typ string, t schema.DataType) Index {
 		idx, err = newBloom(b, t)
 	case "bitmap":
 		idx, err = newBitmap(b, t)
+	case "bsi":
+		idx, err = newBSI(b, t)
+	case "range-bitmap":
+		idx, err = newRangeBitmap(b, t)
 	default:
 		return remainIdx{}
 	}
