@@ -23,6 +23,7 @@
 //     int32 hash-function count, then the bit set. Values are hashed with
 //     XXH64 (seed 0) for strings and binaries, with Thomas Wang's 64-bit
 //     integer hash for numbers, dates, times and timestamps.
+//
 //   - bitmap (Java BitmapFileIndex with BitmapFileIndexMeta v1 and
 //     BitmapFileIndexMetaV2): one RoaringBitmap of row positions per
 //     distinct value and one for NULL.
@@ -31,6 +32,7 @@
 //     values mapped to int64, non-negative and negative (by absolute value)
 //     ones each in a bit-sliced index with its min and max; comparisons are
 //     answered with O'Neil's bit-sliced algorithm as row sets.
+//
 //   - range-bitmap (Java RangeBitmapFileIndex, RangeBitmap): a sorted
 //     dictionary of the distinct values (ChunkedDictionary) and a
 //     bit-sliced index of each row's dictionary code; a literal's rank in
