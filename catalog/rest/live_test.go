@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
@@ -251,27 +252,32 @@ func TestLiveJavaWritesGoReads(t *testing.T) {
 }
 
 // TestLiveConcurrentCommits races Go committers with a Java writer, all
-// through the server: every commit lands exactly once.
+// through the server: the Go writers start once Java published its first
+// snapshot and keep committing until Java is done, so the two sides'
+// commits interleave; every commit lands exactly once.
 func TestLiveConcurrentCommits(t *testing.T) {
 	srv := interop.StartRESTServer(t, interop.RESTServerOptions{Auth: "bear:" + liveToken})
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
 	c := openLive(t, srv, nil)
 	require.NoError(t, c.CreateDatabase(ctx, "db", false))
 	id := paimon.Identifier{Database: "db", Table: "t"}
 	require.NoError(t, c.CreateTable(ctx, id, liveSchema(t), false))
 
-	const writers, commits, per = 3, 4, 5
+	// Each Go writer commits at least minCommits times, and at most
+	// maxCommits, while Java commits javaCommits times.
+	const writers, minCommits, maxCommits, per, javaCommits = 3, 3, 12, 5, 8
 	var javaRows []string
 	var jsonRows []string
-	for i := 0; i < 20; i++ {
+	for i := 0; i < javaCommits*per; i++ {
 		jsonRows = append(jsonRows, fmt.Sprintf(`{"dt":"java","id":%d,"name":"j%d"}`, 10000+i, i))
 		b, err := canon.EncodeRow(liveFields, []any{"java", int64(10000 + i), fmt.Sprintf("j%d", i)})
 		require.NoError(t, err)
 		javaRows = append(javaRows, string(b))
 	}
 	var ops []string
-	for i := 0; i < len(jsonRows); i += 5 {
-		ops = append(ops, `{"op":"write","rows":[`+strings.Join(jsonRows[i:i+5], ",")+`]}`)
+	for i := 0; i < len(jsonRows); i += per {
+		ops = append(ops, `{"op":"write","rows":[`+strings.Join(jsonRows[i:i+per], ",")+`]}`)
 	}
 	plan := filepath.Join(t.TempDir(), "plan.json")
 	require.NoError(t, os.WriteFile(plan, []byte(`{"db":"db","table":"t","ops":[`+strings.Join(ops, ",")+`]}`), 0o600))
@@ -279,38 +285,69 @@ func TestLiveConcurrentCommits(t *testing.T) {
 	java, err := interop.Java(interop.RESTServerVersion)
 	require.NoError(t, err)
 
-	var wg sync.WaitGroup
+	// The writers' tables are loaded before Java starts, so that they
+	// begin committing right after its first snapshot.
+	tables := make([]*paimon.Table, writers)
+	for w := range tables {
+		tables[w], err = openLive(t, srv, nil).LoadTable(ctx, id)
+		require.NoError(t, err)
+	}
+
+	javaDone := make(chan struct{})
 	var javaErr error
-	wg.Add(1)
 	go func() {
-		defer wg.Done()
+		defer close(javaDone)
 		javaErr = java.Apply(ctx, wh, plan)
 	}()
-	var want [][]any
-	for w := range writers {
-		for k := range commits {
-			base := w*1000 + k*per
-			want = append(want, liveRows(base, base+per)...)
+	// Wait for Java's first snapshot.
+	for {
+		s, _, err := c.LatestSnapshot(ctx, id)
+		require.NoError(t, err)
+		if s != nil {
+			break
+		}
+		select {
+		case <-javaDone:
+			require.NoError(t, javaErr)
+			t.Fatal("Java finished without a snapshot")
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
+
+	var wg sync.WaitGroup
+	done := make([]int, writers)
 	for w := range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cat := openLive(t, srv, nil)
-			tbl, err := cat.LoadTable(ctx, id)
-			if !assertNoError(t, err) {
-				return
-			}
-			for k := range commits {
+			tbl := tables[w]
+			for k := 0; k < maxCommits; k++ {
+				if k >= minCommits {
+					select {
+					case <-javaDone:
+						return
+					default:
+					}
+				}
 				base := w*1000 + k*per
 				goWrite(t, tbl, fmt.Sprintf("go-%d", w), int64(k+1), liveRows(base, base+per))
+				done[w]++
 			}
 		}()
 	}
 	wg.Wait()
+	<-javaDone
 	require.NoError(t, javaErr)
 
+	var want [][]any
+	goCommits := 0
+	for w := range writers {
+		for k := range done[w] {
+			base := w*1000 + k*per
+			want = append(want, liveRows(base, base+per)...)
+		}
+		goCommits += done[w]
+	}
 	wantLines := append(canonLines(t, want), javaRows...)
 	slices.Sort(wantLines)
 	tbl, err := c.LoadTable(ctx, id)
@@ -319,16 +356,25 @@ func TestLiveConcurrentCommits(t *testing.T) {
 	require.Equal(t, wantLines, javaDump(t, wh, "db.t"))
 	s, _, err := c.LatestSnapshot(ctx, id)
 	require.NoError(t, err)
-	require.Equal(t, int64(writers*commits+len(ops)), s.ID, "one snapshot per commit")
-}
+	require.Equal(t, int64(goCommits+javaCommits), s.ID, "one snapshot per commit")
 
-func assertNoError(t *testing.T, err error) bool {
-	t.Helper()
-	if err != nil {
-		t.Error(err)
-		return false
+	// The commits interleaved: a Go snapshot lies between Java's first
+	// and last.
+	var users []string
+	firstJava, lastJava := int64(0), int64(0)
+	for n := int64(1); n <= s.ID; n++ {
+		snap, err := tbl.Meta().ReadSnapshot(ctx, n)
+		require.NoError(t, err)
+		users = append(users, snap.CommitUser)
+		if !strings.HasPrefix(snap.CommitUser, "go-") {
+			if firstJava == 0 {
+				firstJava = n
+			}
+			lastJava = n
+		}
 	}
-	return true
+	t.Logf("Go commits per writer %v; snapshots by user: %v", done, users)
+	require.Greater(t, lastJava-firstJava+1, int64(javaCommits), "Go commits landed between Java's: %v", users)
 }
 
 // TestLiveUnknownOutcomeResolved makes the server answer 500 after it
