@@ -98,13 +98,34 @@ func (t *Table) Branches(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// refuseCatalogBranches refuses branch changes on tables whose catalog
-// publishes snapshots (a REST catalog): their branches are the server's.
-func (t *Table) refuseCatalogBranches(op string) error {
-	if t.publisher != nil {
-		return fmt.Errorf("%w: %s of %s: its catalog manages branches", ErrUnsupported, op, t.id)
+// CatalogBranches is implemented by a SnapshotCommit whose catalog
+// manages the table's branches (Java CatalogBranchManager, which a REST
+// catalog's tables use): CreateBranch, DropBranch and FastForward of such
+// a table go to the catalog instead of the file system.
+type CatalogBranches interface {
+	// CreateBranch creates branch name from the latest schema, or from
+	// tag when it is not empty. An existing branch yields an error
+	// wrapping ErrBranchExists, a missing tag one wrapping ErrTagNotFound.
+	CreateBranch(ctx context.Context, name, tag string) error
+	// DropBranch drops branch name; a missing one yields an error
+	// wrapping ErrBranchNotFound.
+	DropBranch(ctx context.Context, name string) error
+	// FastForward makes branch current (usually main) continue as branch
+	// name.
+	FastForward(ctx context.Context, current, name string) error
+}
+
+// catalogBranches returns the table's CatalogBranches, nil when its
+// branches are on the file system. A table whose catalog publishes its
+// snapshots but cannot manage branches refuses op.
+func (t *Table) catalogBranches(op string) (CatalogBranches, error) {
+	if t.publisher == nil {
+		return nil, nil
 	}
-	return nil
+	if cb, ok := t.publisher.(CatalogBranches); ok {
+		return cb, nil
+	}
+	return nil, fmt.Errorf("%w: %s of %s: its catalog manages branches", ErrUnsupported, op, t.id)
 }
 
 // CreateBranch creates branch name from the table's branch (usually main),
@@ -118,7 +139,8 @@ func (t *Table) CreateBranch(ctx context.Context, name string, opts *CreateBranc
 	if opts == nil {
 		opts = &CreateBranchOptions{}
 	}
-	if err := t.refuseCatalogBranches("create branch"); err != nil {
+	cb, err := t.catalogBranches("create branch")
+	if err != nil {
 		return err
 	}
 	if err := checkBranchName(name); err != nil {
@@ -126,6 +148,12 @@ func (t *Table) CreateBranch(ctx context.Context, name string, opts *CreateBranc
 	}
 	if opts.Tag != "" && opts.SnapshotID != 0 {
 		return fmt.Errorf("paimon: create branch %q: %w: a branch starts from a tag or a snapshot, not both", name, ErrInvalidOption)
+	}
+	if cb != nil {
+		if opts.SnapshotID != 0 {
+			return fmt.Errorf("%w: create branch %q of %s at a snapshot: its catalog starts branches from tags only", ErrUnsupported, name, t.id)
+		}
+		return cb.CreateBranch(ctx, name, opts.Tag)
 	}
 	exists, err := fs.Exists(ctx, t.meta.fsys, t.branchRoot(name))
 	if err != nil {
@@ -237,7 +265,8 @@ func (t *Table) copyBranchFiles(ctx context.Context, dst *TableMeta, snap *snaps
 // FileSystemBranchManager.dropBranch does. Data files only the branch
 // referenced are left for orphan-file cleaning, as in Java.
 func (t *Table) DropBranch(ctx context.Context, name string) error {
-	if err := t.refuseCatalogBranches("drop branch"); err != nil {
+	cb, err := t.catalogBranches("drop branch")
+	if err != nil {
 		return err
 	}
 	if err := checkBranchName(name); err != nil {
@@ -245,6 +274,9 @@ func (t *Table) DropBranch(ctx context.Context, name string) error {
 	}
 	if name == t.meta.Branch() {
 		return fmt.Errorf("%w: cannot drop branch %q from a table opened on it", ErrInvalidBranchName, name)
+	}
+	if cb != nil {
+		return cb.DropBranch(ctx, name)
 	}
 	exists, err := fs.Exists(ctx, t.meta.fsys, t.branchRoot(name))
 	if err != nil {
@@ -269,7 +301,8 @@ func (t *Table) DropBranch(ctx context.Context, name string) error {
 // Like Java's, it is not atomic: run it while nothing commits to the
 // current branch. A branch without a snapshot is refused.
 func (t *Table) FastForward(ctx context.Context, name string) error {
-	if err := t.refuseCatalogBranches("fast-forward"); err != nil {
+	cb, err := t.catalogBranches("fast-forward")
+	if err != nil {
 		return err
 	}
 	if err := checkBranchName(name); err != nil {
@@ -277,6 +310,9 @@ func (t *Table) FastForward(ctx context.Context, name string) error {
 	}
 	if name == t.meta.Branch() {
 		return fmt.Errorf("%w: fast-forward from the current branch %q is not allowed", ErrInvalidBranchName, name)
+	}
+	if cb != nil {
+		return cb.FastForward(ctx, t.meta.Branch(), name)
 	}
 	src := t.branchMeta(name)
 	exists, err := fs.Exists(ctx, t.meta.fsys, t.branchRoot(name))

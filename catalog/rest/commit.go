@@ -24,6 +24,7 @@ type committer struct {
 var (
 	_ paimon.SnapshotCommit   = (*committer)(nil)
 	_ paimon.SnapshotRollback = (*committer)(nil)
+	_ paimon.CatalogBranches  = (*committer)(nil)
 )
 
 func (m *committer) object(branch string) paimon.Identifier {
@@ -74,6 +75,23 @@ func (m *committer) CommitSnapshot(ctx context.Context, branch string, s *snapsh
 // RollbackTo implements paimon.SnapshotRollback (Java RESTCatalog.rollbackTo).
 func (m *committer) RollbackTo(ctx context.Context, branch string, snapshotID int64, tag string) error {
 	return m.c.Rollback(ctx, m.object(branch), snapshotID, tag)
+}
+
+// CreateBranch implements paimon.CatalogBranches (Java
+// CatalogBranchManager.createBranch).
+func (m *committer) CreateBranch(ctx context.Context, name, tag string) error {
+	return m.c.CreateBranch(ctx, m.id, name, tag)
+}
+
+// DropBranch implements paimon.CatalogBranches.
+func (m *committer) DropBranch(ctx context.Context, name string) error {
+	return m.c.DropBranch(ctx, m.id, name)
+}
+
+// FastForward implements paimon.CatalogBranches: the server makes branch
+// current continue as branch name.
+func (m *committer) FastForward(ctx context.Context, current, name string) error {
+	return m.c.FastForward(ctx, m.object(current), name)
 }
 
 // TableSnapshot is the latest snapshot of a table with the totals the

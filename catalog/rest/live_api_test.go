@@ -216,5 +216,25 @@ func TestLiveCatalogAPI(t *testing.T) {
 		got, err = c.ListBranches(ctx, id("branched"))
 		require.NoError(t, err)
 		require.Equal(t, []string{"fromtag"}, got)
+
+		// The table's own branch operations go to the server (Java
+		// CatalogBranchManager).
+		require.NoError(t, tbl.CreateBranch(ctx, "viatable", &paimon.CreateBranchOptions{Tag: "t1"}))
+		got, err = c.ListBranches(ctx, id("branched"))
+		require.NoError(t, err)
+		slices.Sort(got)
+		require.Equal(t, []string{"fromtag", "viatable"}, got)
+		require.ErrorIs(t, tbl.CreateBranch(ctx, "viatable", nil), paimon.ErrBranchExists)
+		require.ErrorIs(t, tbl.CreateBranch(ctx, "atsnap", &paimon.CreateBranchOptions{SnapshotID: 1}), paimon.ErrUnsupported)
+		require.NoError(t, tbl.DropBranch(ctx, "viatable"))
+		require.ErrorIs(t, tbl.DropBranch(ctx, "viatable"), paimon.ErrBranchNotFound)
+		require.ErrorIs(t, tbl.FastForward(ctx, "nosuch"), paimon.ErrBranchNotFound)
+		require.NoError(t, tbl.FastForward(ctx, "fromtag"))
+		s, _, err = c.LatestSnapshot(ctx, id("branched"))
+		require.NoError(t, err)
+		require.Equal(t, int64(2), s.ID, "main continues as the branch")
+		main, err := c.LoadTable(ctx, id("branched"))
+		require.NoError(t, err)
+		require.Equal(t, canonLines(t, liveRows(0, 7)), goRead(t, main))
 	})
 }

@@ -15,10 +15,13 @@ import (
 // (Java RESTCatalog.createBranch ... listPartitions).
 
 var (
-	// ErrBranchNotFound reports a branch the server does not have.
-	ErrBranchNotFound = errors.New("rest catalog: branch not found")
-	// ErrBranchExists reports a branch that exists already.
-	ErrBranchExists = errors.New("rest catalog: branch already exists")
+	// ErrBranchNotFound reports a branch the server does not have; it is
+	// paimon's sentinel, so that a table's DropBranch reports the same
+	// error whether its branches are on the file system or the server's.
+	ErrBranchNotFound = paimon.ErrBranchNotFound
+	// ErrBranchExists reports a branch that exists already (paimon's
+	// sentinel, as ErrBranchNotFound).
+	ErrBranchExists = paimon.ErrBranchExists
 )
 
 // CreateBranch creates branch of the table, from the latest schema or
@@ -64,6 +67,26 @@ func (c *Catalog) DropBranch(ctx context.Context, id paimon.Identifier, branch s
 		return tableError(id, err)
 	}
 	return nil
+}
+
+// FastForward makes branch from of the table (main when empty) continue
+// as branch to, on the server (Java RESTCatalog.fastForward).
+func (c *Catalog) FastForward(ctx context.Context, id paimon.Identifier, to string) error {
+	id, err := normalize(id)
+	if err != nil {
+		return err
+	}
+	if err := checkName(to); err != nil {
+		return wrapf(err, "branch %q", to)
+	}
+	err = c.post(ctx, c.paths.table(id.Database, objectName(id), "branches", encodeString(to), "forward"), map[string]any{}, nil)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrNotFound) && resourceIs(err, resourceBranch):
+		return fmt.Errorf("%w: %s of %s: %w", ErrBranchNotFound, to, id, err)
+	}
+	return tableError(id, err)
 }
 
 // ListBranches returns the branches of the table (main not included).

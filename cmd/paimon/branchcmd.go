@@ -28,6 +28,9 @@ by the branch's. Stop writers of the main branch while it runs.
 "branch drop" deletes the branch's directory. "branch list" is Java's
 $branches system table.
 
+In a REST catalog the server manages branches: create (empty or at a tag),
+drop and fast-forward are sent to it, and --snapshot is refused.
+
 Exit status: 0 ok, 1 runtime error, 2 usage error.`
 
 func branchCommand() *command {

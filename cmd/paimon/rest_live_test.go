@@ -44,6 +44,22 @@ func TestRESTCatalogCommands(t *testing.T) {
 	require.Len(t, files, 3) // d1 and d2 from the first load, d1 from the second
 	require.Contains(t, files[0]["file_path"], srv.DataPath, "file paths start at the table's path on the server")
 
+	// The metadata commands read the table's files; tags are files too
+	// (Java's TagManager), branches are the server's (Java
+	// CatalogBranchManager).
+	for _, c := range []string{"schemas", "options", "manifests", "partitions", "buckets", "health"} {
+		require.NotEmpty(t, runOK(t, cmd(c, "shop.items")...), c)
+	}
+	require.Equal(t, "Created tag t1 on snapshot 1 of shop.items.\n", runOK(t, cmd("tag", "create", "--snapshot", "1", "shop.items", "t1")...))
+	tags := jsonRows(t, runOK(t, cmd("tag", "list", "--output", "jsonl", "shop.items")...))
+	require.Len(t, tags, 1)
+	require.Equal(t, "t1", tags[0]["tag_name"])
+	require.Equal(t, "Created branch b1 of shop.items (at tag t1).\n", runOK(t, cmd("branch", "create", "--tag", "t1", "shop.items", "b1")...))
+	require.Equal(t, "id,name\n1,a\n2,b\n",
+		sortedCSV(runOK(t, cmd("scan", "shop.items$branch_b1", "--select", "id,name", "--output", "csv")...)))
+	require.Equal(t, "Dropped branch b1 of shop.items.\n", runOK(t, cmd("branch", "drop", "shop.items", "b1")...))
+	require.Equal(t, "Branch b1 of shop.items does not exist.\n", runOK(t, cmd("branch", "drop", "--if-exists", "shop.items", "b1")...))
+
 	// Rollback goes through the server.
 	runOK(t, cmd("rollback", "--snapshot", "1", "shop.items")...)
 	require.Equal(t, "id,name\n1,a\n2,b\n",
