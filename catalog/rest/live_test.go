@@ -215,11 +215,33 @@ func TestLiveGoWritesJavaReads(t *testing.T) {
 	require.Equal(t, 3, parts)
 	require.Equal(t, int64(80), rowsInParts)
 
+	// A primary-key table with two buckets: the second commit updates
+	// rows of the first.
+	pkID := paimon.Identifier{Database: "db", Table: "pk"}
+	b := paimon.NewSchemaBuilder()
+	for _, f := range liveFields {
+		b.Column(f.Name, f.Type)
+	}
+	pkSchema, err := b.PartitionKeys("dt").PrimaryKey("dt", "id").Option("bucket", "2").Option("file.format", "parquet").Build()
+	require.NoError(t, err)
+	require.NoError(t, c.CreateTable(ctx, pkID, pkSchema, false))
+	pk, err := c.LoadTable(ctx, pkID)
+	require.NoError(t, err)
+	goWrite(t, pk, "go", 1, liveRows(0, 30))
+	updates := liveRows(0, 10)
+	for _, r := range updates {
+		r[2] = fmt.Sprintf("u%d", r[1])
+	}
+	goWrite(t, pk, "go", 2, updates)
+	wantPK := canonLines(t, append(updates, liveRows(10, 30)...))
+	require.Equal(t, wantPK, goRead(t, pk))
+
 	want := canonLines(t, liveRows(0, 80))
 	require.Equal(t, want, goRead(t, tbl))
 	wh := srv.CatalogOptionsFile(t, map[string]string{"token.provider": "bear", "token": liveToken})
 	for _, v := range interop.JavaVersions {
 		require.Equal(t, want, javaDumpWith(t, v, wh, "db.t"), "Java %s's RESTCatalog", v)
+		require.Equal(t, wantPK, javaDumpWith(t, v, wh, "db.pk"), "Java %s's RESTCatalog", v)
 	}
 }
 
