@@ -125,14 +125,20 @@ type CompactResult struct {
 // into one at the highest level; sections of overlapping runs are merged
 // with the table's merge engine, large files only change level, and
 // retractions are dropped at the highest level (MergeTreeCompactTask,
-// MergeTreeCompactRewriter).
+// MergeTreeCompactRewriter). Primary-key tables with deletion vectors are
+// read with their vectors applied, pick by Java's ForceUpLevel0Compaction
+// and drop retractions at every level above 0; the vectors of rewritten
+// files leave the bucket's index file. Their compaction is done when it
+// goes to the highest level (always with Full); a pick below it, which Java
+// merges with lookups into the levels above (LookupMergeTreeCompactRewriter,
+// marking replaced rows in deletion vectors), is refused.
 //
 // Tables Compact cannot compact exactly as Java does (row tracking, data
 // evolution, incremental clustering, external data paths; primary-key
-// tables with deletion vectors, changelog-producer lookup or
-// full-compaction, postpone buckets, record-level expiration, off-peak or
-// early-full-compaction options) are refused with ErrUnsupported before
-// anything is written.
+// tables with changelog-producer lookup or full-compaction, postpone
+// buckets, record-level expiration, off-peak or early-full-compaction
+// options; a deletion-vector compaction by trigger that needs lookups) are
+// refused with ErrUnsupported before anything is written.
 func (t *Table) Compact(ctx context.Context, opts *CompactOptions) (*CompactResult, error) {
 	start := time.Now()
 	if opts == nil {
@@ -294,7 +300,9 @@ func (r *compactRun) run(ctx context.Context) (*CompactResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.dvs = newCompactDVs(r.t.meta, idx, r.buckets > 0, r.cfg.dvTargetSize)
+		// Primary-key tables keep one index file per bucket, dynamic
+		// buckets too (BucketedDvMaintainer).
+		r.dvs = newCompactDVs(r.t.meta, idx, r.buckets > 0 || r.pk != nil, r.cfg.dvTargetSize)
 	}
 	var tasks []compactTask
 	if r.pk != nil {

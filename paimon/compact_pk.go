@@ -42,15 +42,17 @@ type pkCompactConfig struct {
 	minFileSize int64 // compaction.file-size: 70% of target-file-size
 	kc          *mergetree.KeyComparator
 	merge       mergetree.Options
+	// deletionVectors: the table keeps deletion vectors, so Java compacts
+	// it with lookups (ForceUpLevel0Compaction picking, dropDelete at
+	// every output level above 0, LookupMergeTreeCompactRewriter).
+	deletionVectors bool
+	forceUp         *mergetree.ForceUpLevel0
 }
 
 // newPKCompactConfig refuses what the compaction of a primary-key table
 // does not do as Java does, and reads the options of what it does.
 func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 	o := tableOptions(ts.Options)
-	if o.deletionVectors() {
-		return nil, fmt.Errorf("%w: compacting a primary-key table with %s (lookup compaction maintaining deletion vectors)", ErrUnsupported, optDeletionVectors)
-	}
 	switch cp := o.str(optChangelogProducer, "none"); cp {
 	case "none", "input":
 	default:
@@ -72,7 +74,9 @@ func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
 	}
 	bad := func(err error) (*pkCompactConfig, error) { return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err) }
-	c := &pkCompactConfig{universal: &mergetree.Universal{}}
+	c := &pkCompactConfig{universal: &mergetree.Universal{}, deletionVectors: o.deletionVectors()}
+	// lookup-compact is radical by default (and refused above when set).
+	c.forceUp = &mergetree.ForceUpLevel0{Universal: c.universal}
 	var err error
 	if c.universal.RunTrigger, err = o.integer(optSortedRunTrigger, 5); err != nil {
 		return bad(err)
@@ -167,21 +171,44 @@ func (r *compactRun) planPK(live []manifest.ManifestEntry) ([]compactTask, error
 		if err != nil {
 			return nil, fmt.Errorf("paimon: bucket %d of %s: %w", k.bucket, r.t.name(), err)
 		}
+		var hasDV func(string) bool
+		if r.dvs != nil {
+			info := r.dvs.info(k)
+			hasDV = func(name string) bool { f, _ := info(name); return f != "" }
+		}
 		var u *mergetree.CompactUnit
-		if r.opts.Full {
-			u = mergetree.PickFullCompaction(levels.NumLevels(), levels.SortedRuns(), nil, false)
-		} else if u = r.pk.universal.Pick(levels.NumLevels(), levels.SortedRuns()); !mergetree.AcceptPick(u) {
+		switch {
+		case r.opts.Full:
+			u = mergetree.PickFullCompaction(levels.NumLevels(), levels.SortedRuns(), hasDV, false)
+		case r.pk.deletionVectors:
+			u = r.pk.forceUp.Pick(levels.NumLevels(), levels.SortedRuns())
+		default:
+			u = r.pk.universal.Pick(levels.NumLevels(), levels.SortedRuns())
+		}
+		if !r.opts.Full && !mergetree.AcceptPick(u) {
 			u = nil
 		}
 		if u == nil {
 			continue
+		}
+		// With deletion vectors Java merges level-0 records with what a
+		// lookup finds in the levels above the output
+		// (LookupMergeTreeCompactRewriter, LookupChangelogMergeFunction-
+		// Wrapper) and marks the old rows in deletion vectors. At the
+		// highest level there is nothing above to look up, and reading the
+		// files with their vectors applied leaves at most one live version
+		// of a key among the levels above 0, so the plain merge gives the
+		// same rows; below it, the lookup is not done here.
+		if r.pk.deletionVectors && u.OutputLevel != levels.MaxLevel() {
+			return nil, fmt.Errorf("%w: bucket %d of %s: compacting a primary-key table with %s into level %d below the highest (%d) needs lookup compaction; compact fully instead",
+				ErrUnsupported, k.bucket, r.t.name(), optDeletionVectors, u.OutputLevel, levels.MaxLevel())
 		}
 		steps, err := mergetree.PlanCompactTask(u, r.pk.kc, r.pk.minFileSize, levels.MaxLevel(), false)
 		if err != nil {
 			return nil, fmt.Errorf("paimon: bucket %d of %s: %w", k.bucket, r.t.name(), err)
 		}
 		tk := compactTask{partition: partitions[k.partition], bucket: k.bucket,
-			pk: &pkTask{steps: steps, outputLevel: u.OutputLevel, dropDelete: mergetree.DropDelete(u, levels.NonEmptyHighestLevel(), false, false)}}
+			pk: &pkTask{steps: steps, outputLevel: u.OutputLevel, dropDelete: mergetree.DropDelete(u, levels.NonEmptyHighestLevel(), r.pk.deletionVectors, false)}}
 		for i := range u.Files {
 			tk.files = append(tk.files, &u.Files[i])
 		}
@@ -201,17 +228,31 @@ func (r *compactRun) rewritePK(ctx context.Context, tk *compactTask) (*CompactIn
 	}
 	scan := r.t.NewScan(WithAllocator(r.mem))
 	sp := Split{SnapshotID: r.snap.ID, Partition: tk.partition, Bucket: tk.bucket, TotalBuckets: r.totalBuckets, BucketPath: dir}
+	bk := bucketKey{string(tk.partition), tk.bucket}
+	if r.dvs != nil {
+		// The files are read with their deletion vectors applied, as Java's
+		// compaction reader (KeyValueFileReaderFactory with the bucket's
+		// BucketedDvMaintainer) does.
+		for _, f := range tk.files {
+			sp.Files = append(sp.Files, *f)
+			sp.DeletionFiles = append(sp.DeletionFiles, r.dvs.deletionFile(bk, f.FileName))
+		}
+	}
 	st, err := scan.stateForSplits(ctx, []Split{sp})
 	if err != nil {
 		return nil, err
 	}
 	sr := &splitReader{scan: scan, st: st, mem: r.mem}
+	dvs, err := sr.readDeletionFiles(ctx, &sp)
+	if err != nil {
+		return nil, err
+	}
 	want := mergetree.ReadFields(r.ts)
 	keyValues := func(fs *schema.TableSchema, _ *manifest.DataFileMeta) ([]schema.DataField, error) {
 		return mergetree.ReadFields(fs), nil
 	}
 	open := func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
-		return sr.readMapped(ctx, &sp, f, nil, want, keyValues, false)
+		return sr.readMapped(ctx, &sp, f, dvs[f.FileName], want, keyValues, false)
 	}
 	opts := &mergetree.CompactOptions{Options: r.pk.merge, Open: open, FS: r.t.meta.fsys, Dir: r.t.meta.Path(dir), Now: r.now}
 	opts.Allocator = r.mem
@@ -223,6 +264,35 @@ func (r *compactRun) rewritePK(ctx context.Context, tk *compactTask) (*CompactIn
 	if err != nil {
 		return nil, fmt.Errorf("paimon: compact bucket %d of %s: %w", tk.bucket, r.t.name(), err)
 	}
+	inc := &CompactIncrement{Before: res.Before, After: res.After}
+	if r.dvs != nil {
+		// The vectors of the rewritten files go (Java
+		// LookupMergeTreeCompactRewriter.notifyRewriteCompactBefore), an
+		// upgraded file keeps its own; the bucket's index file is written
+		// anew (CompactDeletionFile.generateFiles). Java's
+		// FileRewriteCompactTask (a full compaction of a bucket already at
+		// the highest level) leaves the index of that commit as it was,
+		// naming files no longer live until the next compaction of the
+		// bucket; dropping them at once reads the same.
+		after := map[string]bool{}
+		for _, f := range res.After {
+			after[f.FileName] = true
+		}
+		var rewritten []*manifest.DataFileMeta
+		for i := range res.Before {
+			if !after[res.Before[i].FileName] {
+				rewritten = append(rewritten, &res.Before[i])
+			}
+		}
+		var index []string
+		if inc.NewIndexFiles, inc.DeletedIndexFiles, err = r.dvs.drop(ctx, bk, rewritten, &index); err != nil {
+			errs := []error{err, mergetree.RemoveCompactOutput(context.WithoutCancel(ctx), r.t.meta.fsys, r.t.meta.Path(dir), res.Written)}
+			for _, p := range index {
+				errs = append(errs, r.t.meta.fsys.Remove(context.WithoutCancel(ctx), p))
+			}
+			return nil, fmt.Errorf("paimon: compact bucket %d of %s: %w", tk.bucket, r.t.name(), errors.Join(errs...))
+		}
+	}
 	r.report(func(p *CompactProgress) {
 		for _, f := range tk.files {
 			p.FilesDone++
@@ -232,5 +302,5 @@ func (r *compactRun) rewritePK(ctx context.Context, tk *compactTask) (*CompactIn
 			p.RowsWritten += f.RowCount
 		}
 	})
-	return &CompactIncrement{Before: res.Before, After: res.After}, nil
+	return inc, nil
 }

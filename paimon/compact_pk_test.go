@@ -4,11 +4,17 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
+	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -131,7 +137,6 @@ func TestCompactPrimaryKey(t *testing.T) {
 // as Java does is refused before anything is written.
 func TestCompactPrimaryKeyRefused(t *testing.T) {
 	for name, opts := range map[string]map[string]string{
-		"deletion-vectors":   {"deletion-vectors.enabled": "true"},
 		"lookup-changelog":   {"changelog-producer": "lookup"},
 		"full-compaction-cl": {"changelog-producer": "full-compaction"},
 		"record-expire":      {"record-level.expire-time": "1 d", "record-level.time-field": "id"},
@@ -144,4 +149,167 @@ func TestCompactPrimaryKeyRefused(t *testing.T) {
 			relCheckClean(t, fsys, "db.db/t")
 		})
 	}
+}
+
+// TestCompactPrimaryKeyDeletionVectors compacts Java 1.4.2's golden
+// deletion-vector primary-key table as it was at snapshot 8 (the
+// snapshots after it removed): level-0 runs of upserts and deletes on top
+// of level-5 files whose replaced rows Java's lookup compaction marked in
+// deletion vectors. A compaction by trigger either lands at the highest
+// level or, when Java's would go below it (which needs its lookup), is
+// refused before anything is written. The full compaction reads the files
+// with their vectors applied, leaves every file at the highest level and
+// the rows Java's own compaction of the same state left (snapshot 9:
+// expected.jsonl); no vector of a file that is no longer live remains
+// (Java's FileRewriteCompactTask may leave them until the bucket's next
+// compaction). A full compaction after it has nothing left to do.
+func TestCompactPrimaryKeyDeletionVectors(t *testing.T) {
+	for _, full := range []bool{false, true} {
+		t.Run(fmt.Sprintf("full=%v", full), func(t *testing.T) { testCompactPKDV(t, full) })
+	}
+}
+
+func testCompactPKDV(t *testing.T, full bool) {
+	ctx := context.Background()
+	wh := copyGolden(t, "java-1.4.2", "pk-deletion-vectors")
+	_, fsys := openAt(t, wh, "pk_deletion_vectors")
+	snapDir := filepath.Join(wh, "interop.db", "pk_deletion_vectors", "snapshot")
+	require.NoError(t, os.Remove(filepath.Join(snapDir, "snapshot-9")))
+	require.NoError(t, os.WriteFile(filepath.Join(snapDir, "LATEST"), []byte("8"), 0o644))
+	open := func() *paimon.Table {
+		tb, err := paimon.OpenTable(ctx, fsys, "interop.db/pk_deletion_vectors", nil)
+		require.NoError(t, err)
+		return tb
+	}
+	dvFiles := func(s *snapshot.Snapshot) map[string]bool {
+		out := map[string]bool{}
+		if s.IndexManifest == nil {
+			return out
+		}
+		idx, err := open().Meta().ReadIndexManifest(ctx, *s.IndexManifest)
+		require.NoError(t, err)
+		for _, e := range idx {
+			for _, r := range e.IndexFile.DVRanges {
+				out[r.DataFileName] = true
+			}
+		}
+		return out
+	}
+	s0, live0 := liveEntriesOf(t, open())
+	require.EqualValues(t, 8, s0.ID)
+	levels := map[int32]int{}
+	dv := dvFiles(s0)
+	withDV := 0
+	wasLive := map[string]bool{}
+	for _, e := range live0 {
+		wasLive[e.File.FileName] = true
+		levels[e.File.Level]++
+		if dv[e.File.FileName] {
+			withDV++
+		}
+	}
+	require.Positive(t, levels[0], "level-0 files at snapshot 8")
+	require.Positive(t, withDV, "live files with deletion vectors at snapshot 8")
+
+	want := readCanonFile(t, filepath.Join(goldenRoot, "java-1.4.2", "pk-deletion-vectors", "expected.jsonl"))
+	sort.Strings(want)
+	res, err := compactTable(t, open(), &paimon.CompactOptions{Full: full})
+	if err != nil {
+		require.False(t, full)
+		require.ErrorIs(t, err, paimon.ErrUnsupported)
+		require.ErrorContains(t, err, "lookup compaction")
+		s, _ := liveEntriesOf(t, open())
+		require.EqualValues(t, 8, s.ID, "a refused compaction commits nothing")
+		return
+	}
+	require.NotNil(t, res.Commit)
+	require.Equal(t, snapshot.CommitCompact, res.Commit.Snapshot.CommitKind)
+	requireRows(t, want, jsonLines(t, open()))
+	s1, live1 := liveEntriesOf(t, open())
+	names := map[string]bool{}
+	for _, e := range live1 {
+		require.Equal(t, int32(5), e.File.Level, "file %s after the compaction", e.File.FileName)
+		names[e.File.FileName] = true
+	}
+	// Vectors of files the compaction rewrote are gone (the golden table
+	// also holds a vector Java left for a file its own compaction had
+	// already removed, in a bucket with nothing to compact).
+	for f := range dvFiles(s1) {
+		require.True(t, names[f] || !wasLive[f], "deletion vector of %s, which the compaction rewrote", f)
+	}
+	t.Logf("before: files per level %v, %d with deletion vectors; after: %d files, %d with deletion vectors",
+		levels, withDV, len(live1), len(dvFiles(s1)))
+	res, err = compactTable(t, open(), &paimon.CompactOptions{Full: true})
+	require.NoError(t, err)
+	require.Nil(t, res.Commit, "a full compaction after it")
+}
+
+// jsonLines reads a table's latest snapshot as sorted canonical JSON lines
+// (the golden expected.jsonl form).
+func jsonLines(t *testing.T, tbl *paimon.Table) []string {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	var all []string
+	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem)).Records(context.Background()) {
+		require.NoError(t, err)
+		fields, err := schema.FromArrowSchema(rec.Schema())
+		require.NoError(t, err)
+		l, err := canon.BatchLines(fields, rec)
+		require.NoError(t, err)
+		all = append(all, l...)
+		rec.Release()
+	}
+	sort.Strings(all)
+	return all
+}
+
+// TestCompactPrimaryKeyDeletionVectorsNeedsLookup: on a deletion-vector
+// table whose rows sit at the highest level, a small level-0 run goes,
+// by Java's ForceUpLevel0Compaction, to the level below (its rows are
+// merged with lookups into the highest level, which is not done here):
+// that compaction by trigger is refused before anything is written, and a
+// full compaction does it instead.
+func TestCompactPrimaryKeyDeletionVectorsNeedsLookup(t *testing.T) {
+	ctx := context.Background()
+	tbl, fsys := newPKTable(t, false, map[string]string{"deletion-vectors.enabled": "true", "bucket": "1"})
+	commit, err := tbl.NewCommit(&paimon.CommitOptions{User: "u"})
+	require.NoError(t, err)
+	w, err := tbl.NewWriter(&paimon.WriterOptions{RowKindColumn: "op"})
+	require.NoError(t, err)
+	defer w.Close(ctx)
+	model := pkModel{}
+	write := func(round int, from, to int) {
+		var rows [][]any
+		var kinds []string
+		for id := from; id < to; id++ {
+			rows = append(rows, []any{"2024-01-01", int64(id), fmt.Sprintf("r%d-%d", round, id), float64(id)})
+			kinds = append(kinds, "+I")
+		}
+		rec := pkBatch(t, tbl, rows, kinds)
+		require.NoError(t, w.Write(ctx, rec))
+		rec.Release()
+		model.apply(rows, kinds)
+		msgs, err := w.PrepareCommit(ctx)
+		require.NoError(t, err)
+		_, err = commit.Commit(ctx, int64(round), msgs)
+		require.NoError(t, err)
+	}
+	write(0, 0, 400)
+	write(1, 200, 600)
+	_, err = compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
+	require.NoError(t, err)
+	require.Equal(t, model.rows(t), dump(t, reopen(t, fsys)))
+	write(2, 10, 12)
+	s0, _ := liveEntriesOf(t, reopen(t, fsys))
+	_, err = compactTable(t, reopen(t, fsys), nil)
+	require.ErrorIs(t, err, paimon.ErrUnsupported)
+	require.ErrorContains(t, err, "lookup compaction")
+	s1, _ := liveEntriesOf(t, reopen(t, fsys))
+	require.Equal(t, s0.ID, s1.ID)
+	relCheckClean(t, fsys, "db.db/t")
+	res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
+	require.NoError(t, err)
+	require.NotNil(t, res.Commit)
+	require.Equal(t, model.rows(t), dump(t, reopen(t, fsys)))
 }
