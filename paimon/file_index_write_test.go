@@ -3,6 +3,8 @@ package paimon_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -141,24 +143,45 @@ func TestFileIndexWritten(t *testing.T) {
 }
 
 // BenchmarkFileIndexEqualityFilter reads an equality on a non-key column
-// (k = one value) from a table of 20 files of 5000 rows with a bloom-filter
-// index on k, and from the same table without indexes. The ratio of the two
-// is the speed-up the index gives.
+// (k = one value) from a table with a bloom-filter index on k, and from the
+// same table without indexes. The ratio of the two is the speed-up the
+// index gives.
+//
+// PAIMON_INDEX_BENCH_ROWS sets the table size (default 100,000 rows: 20
+// files of 5,000). Larger tables are written in 100 files (at least 5,000
+// rows each); the figure is the 10M-row table (100 files of
+// 100,000 rows; writing it takes minutes and about 2 GB of disk for the
+// two tables):
+//
+//	PAIMON_INDEX_BENCH_ROWS=10000000 go test -run '^$' \
+//	    -bench BenchmarkFileIndexEqualityFilter -benchtime 5x ./paimon/
 func BenchmarkFileIndexEqualityFilter(b *testing.B) {
 	ctx := context.Background()
+	total := 100_000
+	if v := os.Getenv("PAIMON_INDEX_BENCH_ROWS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 5000 {
+			b.Fatalf("PAIMON_INDEX_BENCH_ROWS=%q: want a row count of at least 5000", v)
+		}
+		total = n
+	}
+	perFile := max(5000, total/100)
+	files := total / perFile
+	key := fmt.Sprintf("k%d", files*perFile/2+1234)
+	b.Logf("%d files of %d rows, k = %q", files, perFile, key)
 	for _, bc := range []struct {
 		name string
 		opts map[string]string
 	}{
-		{"indexed", map[string]string{"file-index.bloom-filter.columns": "k", "file-index.bloom-filter.k.items": "5000"}},
+		{"indexed", map[string]string{"file-index.bloom-filter.columns": "k", "file-index.bloom-filter.k.items": strconv.Itoa(perFile)}},
 		{"plain", map[string]string{}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			fsys, err := localfs.New(b.TempDir(), nil)
 			require.NoError(b, err)
 			defer fsys.Close()
-			tbl := writeIndexedTable(b, fsys, "db.db/t", bc.opts, 20, 5000)
-			filter := paimon.WithFilter(predicate.Equal("k", "k51234"))
+			tbl := writeIndexedTable(b, fsys, "db.db/t", bc.opts, files, perFile)
+			filter := paimon.WithFilter(predicate.Equal("k", key))
 			b.ResetTimer()
 			for b.Loop() {
 				var n int64
