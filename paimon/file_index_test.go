@@ -51,12 +51,30 @@ var fileIndexFilters = map[string]*predicate.Predicate{
 	"r-ne-2":     predicate.NotEqual("r", int32(2)),
 	"r-null":     predicate.IsNull("r"),
 	"r-not-null": predicate.IsNotNull("r"),
+	// the fifth file: 40 rows, dictionaries of several chunks
+	// (file-index.range-bitmap.<col>.chunk-size), range-bitmap on s too
+	"r-gt-77":   predicate.GreaterThan("r", int32(77)),
+	"r-le-31":   predicate.LessOrEqual("r", int32(31)),
+	"r-eq-64":   predicate.Equal("r", int32(64)),
+	"r-eq-65":   predicate.Equal("r", int32(65)),
+	"r-lt-0":    predicate.LessThan("r", int32(0)),
+	"s-gt-x":    predicate.GreaterThan("s", "x"),
+	"s-le-e05":  predicate.LessOrEqual("s", "e05"),
+	"s-eq-e17":  predicate.Equal("s", "e17"),
+	"s-eq-e175": predicate.Equal("s", "e175"),
+	"s-lt-a":    predicate.LessThan("s", "a"),
+	"n-eq-m143": predicate.Equal("n", int64(-143)),
+	"n-eq-m144": predicate.Equal("n", int64(-144)),
+	"n-gt-200":  predicate.GreaterThan("n", int64(200)),
+	"n-lt-m150": predicate.LessThan("n", int64(-150)),
 }
 
 // TestFileIndexGolden reads Java's tables with a bloom-filter index (s),
 // bitmap indexes (c: version 2, c1: version 1), a bit-sliced index (n, with
-// negative values) and a range-bitmap index (r), once embedded in the
-// manifest and once in separate .index files, with the same four writes.
+// negative values) and range-bitmap indexes (r, and s besides its bloom
+// filter; the fifth file's dictionaries span several chunks), once
+// embedded in the
+// manifest and once in separate .index files, with the same five writes.
 // The embedded table's plan must keep exactly the files Java's plan keeps
 // (dump-<name>.files); the separate table's plan keeps what the statistics
 // keep, as Java's does, and its read opens exactly the data files that the
@@ -77,7 +95,7 @@ func TestFileIndexGolden(t *testing.T) {
 					m[f.FileName] = f.MinSequenceNumber
 				}
 			}
-			require.Len(t, m, 4)
+			require.Len(t, m, 5)
 			return m
 		}
 		embSeq, sepSeq := seqOf(emb), seqOf(sep)
