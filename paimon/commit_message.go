@@ -75,12 +75,3 @@ func (m *CommitMessage) UnmarshalBinary(b []byte) error {
 	*m = out
 	return nil
 }
-
-// rowCount sums the rows of the message's data files.
-func (m *CommitMessage) rowCount() int64 {
-	var n int64
-	for i := range m.NewFiles {
-		n += m.NewFiles[i].RowCount
-	}
-	return n
-}

@@ -56,7 +56,6 @@ func testWriterAndCompactors(t *testing.T, compactors int, pk bool) {
 		"bucket": "2", "bucket-key": "id", "write-only": "true",
 		"commit.max-retries": "10000", "commit.max-retry-wait": "100 ms",
 	}
-	var tbl *paimon.Table
 	var fsys fs.FS
 	if pk {
 		delete(opts, "bucket-key")
@@ -64,9 +63,8 @@ func testWriterAndCompactors(t *testing.T, compactors int, pk bool) {
 		fsys, err = localfs.New(t.TempDir(), nil)
 		require.NoError(t, err)
 		relCreatePK(t, fsys, "db.db/t", opts)
-		tbl = reopen(t, fsys)
 	} else {
-		tbl, fsys = newWriteTable(t, true, opts)
+		_, fsys = newWriteTable(t, true, opts)
 	}
 	root := fsys.(*localfs.FS).Root()
 	done := filepath.Join(t.TempDir(), "writer-done")
@@ -92,7 +90,7 @@ func testWriterAndCompactors(t *testing.T, compactors int, pk bool) {
 		cout.WriteString(outs[i].String())
 	}
 
-	tbl = reopen(t, fsys)
+	tbl := reopen(t, fsys)
 	requireRows(t, render(t, rowsOf(0, wcCommits*wcRows, 3)), dump(t, tbl))
 	ids, err := tbl.Meta().SnapshotIDs(ctx)
 	require.NoError(t, err)

@@ -74,10 +74,6 @@ func (o tableOptions) mergeEngine() string {
 	return strings.ToLower(strings.TrimSpace(o.str(optMergeEngine, "deduplicate")))
 }
 
-func (o tableOptions) fileFormat() string {
-	return strings.ToLower(o.str(optFileFormat, defaultFileFormat))
-}
-
 // ParseMemorySize parses a memory size the way Java's MemorySize.parse does:
 // a number followed by an optional unit (b, k/kb/kibibytes, m/mb, g/gb, t/tb;
 // units are powers of 1024 and case-insensitive).

@@ -114,10 +114,10 @@ func TestCreateTag(t *testing.T) {
 // tag of an expired snapshot that another tag still holds.
 func TestCreateTagDefaultRetention(t *testing.T) {
 	ctx := context.Background()
-	tbl, fsys, dir := tagGolden(t, "tag-expire", "tag_expire")
+	_, fsys, dir := tagGolden(t, "tag-expire", "tag_expire")
 	_, err := paimon.AlterTable(ctx, fsys, dir, paimon.SetOption{Key: "tag.default-time-retained", Value: "2 h"})
 	require.NoError(t, err)
-	tbl, err = paimon.OpenTable(ctx, fsys, dir, nil)
+	tbl, err := paimon.OpenTable(ctx, fsys, dir, nil)
 	require.NoError(t, err)
 
 	// Snapshot 1 expired; tag t1 holds it.

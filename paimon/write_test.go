@@ -205,9 +205,7 @@ func checkPlacement(t *testing.T, tbl *paimon.Table) {
 		keyTypes = append(keyTypes, ts.Fields[ts.FieldIndex(k)].Type)
 	}
 	for _, sp := range plan.Splits {
-		var seqs [][2]int64
 		for _, f := range sp.Files {
-			seqs = append(seqs, [2]int64{f.MinSequenceNumber, f.MaxSequenceNumber})
 			require.Equal(t, f.RowCount, f.MaxSequenceNumber-f.MinSequenceNumber+1, f.FileName)
 		}
 		rows := 0

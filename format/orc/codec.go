@@ -22,8 +22,6 @@ import (
 
 const (
 	chunkHeaderSize = 3
-	// maxChunkLength is the largest length the 23-bit header can hold.
-	maxChunkLength = 1<<23 - 1
 	// maxBlockSize bounds the block size this package accepts from a file:
 	// Java writes at most 256 KiB (OutStream.assertBufferSizeValid allows
 	// up to 2^23 - 1), so a larger value is a corrupt PostScript, and
@@ -41,7 +39,6 @@ const (
 type codec struct {
 	kind      CompressionKind
 	blockSize int
-	zstdLevel int
 }
 
 // newCodec checks that kind has a decoder here.

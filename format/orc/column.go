@@ -1,8 +1,6 @@
 package orc
 
 import (
-	"math"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -203,8 +201,3 @@ func releaseAll(bufs ...*memory.Buffer) {
 		}
 	}
 }
-
-// maxBatchValues bounds the values one read may decode for a column (list
-// elements and map entries multiply a batch's rows): Arrow's 32-bit
-// offsets cannot address more.
-const maxBatchValues = math.MaxInt32

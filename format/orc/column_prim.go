@@ -1,8 +1,6 @@
 package orc
 
 import (
-	"encoding/binary"
-	"math"
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -564,6 +562,3 @@ func (c *timestampColumn) read(n int, parent []byte) (arrow.ArrayData, error) {
 	}
 	return fixedData(c.dt, c.mem, valid, n, buf), nil
 }
-
-// float bits helpers for the writer and statistics.
-func float32bits(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }

@@ -134,14 +134,6 @@ func (s *inStream) readByte() (byte, error) {
 	return b, nil
 }
 
-// available reports whether bytes remain.
-func (s *inStream) available() (bool, error) {
-	if s.pos < len(s.buf) {
-		return true, nil
-	}
-	return s.fill()
-}
-
 // read returns the next n bytes: a slice of the chunk when they lie in it,
 // else a copy into scratch (grown as needed; the caller keeps it). n must
 // have been checked against what the caller may allocate.

@@ -12,11 +12,10 @@ import "encoding/binary"
 // byteRLE decodes byte RLE: a control byte 0..127 is a run of control+3
 // copies of the next byte, -128..-1 is a list of -control literal bytes.
 type byteRLE struct {
-	in      *inStream
-	run     bool
-	value   byte // run value
-	left    int  // values left in the current run or literal list
-	scratch []byte
+	in    *inStream
+	run   bool
+	value byte // run value
+	left  int  // values left in the current run or literal list
 }
 
 func (d *byteRLE) readHeader() error {

@@ -370,7 +370,7 @@ func widenBinary(src arrow.Array, mem memory.Allocator) (arrow.ArrayData, error)
 		d.Retain()
 		return d, nil
 	}
-	value := func(i int) []byte { return nil }
+	var value func(i int) []byte
 	switch a := src.(type) {
 	case *array.Binary:
 		value = a.Value

@@ -238,7 +238,7 @@ func TestReadErrors(t *testing.T) {
 		}, isErr(errAdd)},
 		{"batch of other columns", nil, func(m *memTable) mergetree.OpenFunc {
 			return withBatch(m, func(mem memory.Allocator, rec arrow.RecordBatch) arrow.RecordBatch {
-				return rec.NewSlice(0, rec.NumRows()).(arrow.RecordBatch)
+				return rec.NewSlice(0, rec.NumRows())
 			}, true)
 		}, isCorrupt("batch has 2 columns")},
 		{"unknown value kind", nil, func(m *memTable) mergetree.OpenFunc {

@@ -186,7 +186,7 @@ func testOverwritePartition(t *testing.T, fsys fs.FS) {
 	// Dynamic: the partitions of the new files are replaced, the others
 	// stay.
 	rows3 := rowsIn("2024-01-03", 2000, 2005)
-	res, err = c.Overwrite(ctx, 3, nil, prepare(t, tbl, rows3, 100))
+	_, err = c.Overwrite(ctx, 3, nil, prepare(t, tbl, rows3, 100))
 	require.NoError(t, err)
 	want3 := concat(where(want2, notInDay("2024-01-03")), rows3)
 	requireRows(t, render(t, fields, want3), read(t, reopen(t, fsys)), "after dynamic overwrite")

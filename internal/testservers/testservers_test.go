@@ -205,8 +205,7 @@ func TestProcessStopKillsGroup(t *testing.T) {
 	t.Setenv(helperEnv, "") // set per start below
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	var p *Process
-	p = startProcess(t, "helper", exe, func(port int) []string {
+	p := startProcess(t, "helper", exe, func(port int) []string {
 		// The environment is inherited: the port travels in it.
 		os.Setenv(helperEnv, strconv.Itoa(port))
 		return []string{"-test.run=^$"}
