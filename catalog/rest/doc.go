@@ -31,7 +31,10 @@
 // Databases (list with paging, get, create, alter, drop), tables (list,
 // get, create, drop, rename, alter with schema changes the server
 // applies), snapshots (the latest, as the server knows it), the commit
-// endpoint, rollback, partitions the server tracks, tags and branches.
+// endpoint, rollback, partitions the server tracks, tags and branches. A
+// loaded table's CreateBranch, DropBranch and FastForward go to the
+// server too (paimon.CatalogBranches, Java CatalogBranchManager); its
+// tags are files on the table's path, as Java's TagManager writes them.
 // Table data and metadata files are read and written by this library on
 // the table's path, as the server gives it.
 //
@@ -88,9 +91,12 @@
 // The live tests run Java Paimon's own REST catalog server
 // (org.apache.paimon.rest.RESTCatalogServer from the paimon-core 1.4.2 test
 // jar, on okhttp's MockWebServer 4.12.0) through interop/java and need
-// PAIMON_INTEROP=1: the catalog conformance suite, tables written here and
-// read by Java's RESTCatalog and the other way round, concurrent commits
-// from both, an unknown commit outcome, DLF-signed requests and data
-// tokens. DLF signatures are also checked against Java's signers on fixed
+// PAIMON_INTEROP=1: the catalog conformance suite, the rest of the API
+// (TestLiveCatalogAPI: paging, database properties, rename, schema
+// changes, tags, branches), tables written here and read by Java's
+// RESTCatalog and the other way round, concurrent commits from both, an
+// unknown commit outcome, DLF-signed requests and data tokens. Faults a
+// real server cannot be made to produce (dropped connections, timeouts,
+// 503s after publishing) run against a fake server in faults_test.go. DLF signatures are also checked against Java's signers on fixed
 // inputs (testdata/dlf-signatures.golden).
 package rest
