@@ -27,6 +27,13 @@
 // PartitionStats (a manifest's _PARTITION_STATS), NewUUID and FileNames
 // (Java's file-name uuids), and ParseMemorySize (Java's MemorySize).
 //
+// Parallelism (issue 23): a Parquet batch of a flat schema is encoded
+// column by column on up to Options.Workers goroutines (parquet_columns.go),
+// producing the same bytes as pqarrow's FileWriter; a Finisher
+// (finisher.go) finishes rolled files on background goroutines. A Writer is
+// still used from one goroutine; Close and Abort wait for its background
+// work, so no goroutine outlives them.
+//
 // File indexes (file-index.*, fileindex.go): bloom-filter and bitmap
 // indexes of append files, embedded in the DataFileMeta or in a separate
 // .index extra file as Java's DataFileIndexWriter stores them.
