@@ -383,18 +383,29 @@ func newFilesStats(table, file *schema.TableSchema) (*filesStats, error) {
 // max_value_stats texts: Java's TreeMap.toString of field name to value
 // ("{a=1, b=null}"), fields sorted by name.
 func (fs *filesStats) render(f *manifest.DataFileMeta, src *systemSource) (nulls, lower, upper string, err error) {
-	// Statistics of a file that lists its columns (data evolution) cover
-	// those columns, the others being all NULL in it: Java 2.0.0's $files
-	// (1.4.2 reads them as if they covered every column).
+	// A file that lists the columns it wrote (data evolution) holds only
+	// those, the others being all NULL in it: Java 2.0.0's $files projects
+	// the file's fields to _WRITE_COLS before mapping them onto the table
+	// (SimpleStatsEvolutions.getOrCreate(schemaId, writeCols)), so a field
+	// outside them has NULL bounds and a null count equal to the row count,
+	// also when _VALUE_STATS_COLS narrows the statistics further (a .blob
+	// file collects none). 1.4.2 reads them as if they covered every column.
 	cols := statsCols(f)
 	written := f.ValueStatsCols == nil && f.WriteCols != nil
 	key := layoutKey(0, cols)
-	if written {
-		key += "\x01"
+	if f.WriteCols != nil {
+		key += "\x01" + layoutKey(0, f.WriteCols)
 	}
 	m, ok := fs.byCols[key]
 	if !ok {
 		m = newStatsColumns(fs.table, fs.file, cols, written, false)
+		if f.WriteCols != nil && f.ValueStatsCols != nil {
+			for i, fld := range fs.table.Fields {
+				if ff, ok := fs.file.FieldByID(fld.ID); !ok || !slices.Contains(f.WriteCols, ff.Name) {
+					m.missing[i] = true
+				}
+			}
+		}
 		fs.byCols[key] = m
 	}
 	minRow, err := binaryrow.ParseSerialized(f.ValueStats.MinValues)
