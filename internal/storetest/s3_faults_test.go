@@ -367,18 +367,42 @@ type trapClient struct {
 	mu   sync.Mutex
 	mode trapMode
 	blip bool // trapLostAck: restart the server before reporting the loss
+
+	// gate is held shared by every request while it is sent and taken
+	// exclusively by a lost acknowledgement to stop (and, for a blip,
+	// restart) the server between requests. The writer publishes files
+	// concurrently (datafile.Finisher): without the gate a request of
+	// another file in flight while the server restarts would spend the
+	// test's short retry budget (3 attempts within about 100 ms) on a
+	// refused connection, an outage the fault did not plant.
+	gate sync.RWMutex
+	// back, while a blip planted before a step is armed, is closed once the
+	// first failing request has restarted the server. Another request that
+	// fails meanwhile (files are published concurrently) waits for it before
+	// reporting its failure, so its retries find the server back, as they
+	// would after a real blip shorter than their backoff.
+	back chan struct{}
 }
 
 func (c *trapClient) arm(mode trapMode, blip bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.mode, c.blip = mode, blip
+	if c.back != nil {
+		close(c.back)
+	}
+	c.back = nil
+	if mode == trapRestartOnError {
+		c.back = make(chan struct{})
+	}
 }
 
 func (c *trapClient) Do(req *http.Request) (*http.Response, error) {
+	c.gate.RLock()
 	resp, err := c.inner.Do(req)
+	c.gate.RUnlock()
 	c.mu.Lock()
-	mode, blip := c.mode, c.blip
+	mode, blip, back := c.mode, c.blip, c.back
 	switch {
 	case mode == trapRestartOnError && err != nil, mode == trapLostAck:
 		c.mode = trapIdle // fire once
@@ -389,16 +413,27 @@ func (c *trapClient) Do(req *http.Request) (*http.Response, error) {
 	switch mode {
 	case trapRestartOnError:
 		c.ctl.send(true)
+		c.mu.Lock()
+		if back != nil && c.back == back {
+			close(back)
+			c.back = nil
+		}
+		c.mu.Unlock()
 	case trapLostAck:
 		if err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 		}
+		c.gate.Lock()
 		c.ctl.send(false)
 		if blip {
 			c.ctl.send(true)
 		}
+		c.gate.Unlock()
 		return nil, &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+	}
+	if err != nil && back != nil {
+		<-back
 	}
 	return resp, err
 }
