@@ -69,6 +69,13 @@ func Open(ctx context.Context, r io.ReaderAt, size int64, opts *ReadOptions) (_ 
 			err = out.corrupt(fmt.Errorf("panic: %v", p))
 		}
 	}()
+	r, err = readTail(r, size)
+	if errors.Is(err, errThrift) {
+		return nil, out.corrupt(err)
+	}
+	if err != nil {
+		return nil, err
+	}
 	rdr, err := file.NewParquetReader(io.NewSectionReader(r, 0, size))
 	if err != nil {
 		return nil, out.corrupt(err)
