@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -28,18 +29,21 @@ type DDL interface {
 	DropDatabase(ctx context.Context, name string, ignoreIfNotExists, cascade bool) error
 
 	// CreateTable creates a table with the given definition (see
-	// paimon.CreateTable) in an existing database (ErrDatabaseNotFound
-	// otherwise). An existing table yields ErrTableExists unless
-	// ignoreIfExists. Branches cannot be created this way.
-	CreateTable(ctx context.Context, id paimon.Identifier, s *paimon.Schema, ignoreIfExists bool) error
+	// paimon.CreateTable; s may come from schema.NewSchemaBuilder,
+	// schema.DecodeSchema or a literal) in an existing database
+	// (ErrDatabaseNotFound otherwise). An existing table yields
+	// ErrTableExists unless ignoreIfExists. Branches cannot be created
+	// this way.
+	CreateTable(ctx context.Context, id paimon.Identifier, s *schema.Schema, ignoreIfExists bool) error
 
 	// DropTable removes a table with all its files and branches. A missing
 	// one yields ErrTableNotFound unless ignoreIfNotExists.
 	DropTable(ctx context.Context, id paimon.Identifier, ignoreIfNotExists bool) error
 
-	// AlterTable applies schema changes (see paimon.CommitSchemaChanges) to
-	// the table, on id.Branch when it is set. A missing table yields
-	// ErrTableNotFound unless ignoreIfNotExists.
+	// AlterTable applies schema changes to the table, on id.Branch when it
+	// is set: it loads the table and calls paimon.Table.Alter, so the
+	// changes are checked the same way in every catalog. A missing table
+	// yields ErrTableNotFound unless ignoreIfNotExists.
 	AlterTable(ctx context.Context, id paimon.Identifier, changes []paimon.SchemaChange, ignoreIfNotExists bool) error
 }
 

@@ -64,7 +64,7 @@ func ExampleDDL() {
 	if err := ddl.CreateDatabase(ctx, "sales", false); err != nil {
 		panic(err)
 	}
-	s, err := paimon.NewSchemaBuilder().
+	s, err := schema.NewSchemaBuilder().
 		Column("order_id", schema.BigIntType()).
 		Column("day", schema.StringType()).
 		Column("total", schema.DecimalType(12, 2)).

@@ -30,6 +30,11 @@ type Options struct {
 	// warehouse, token.provider, token, dlf.* ...), for metastores that
 	// take any; service metastores receive them all.
 	Properties map[string]string
+	// BlobOpener is given to the tables the catalog loads
+	// (paimon.TableOptions.BlobOpener): it fetches BLOB columns stored as
+	// descriptors. fs.OpenFileURI opens any URI of a registered scheme, as
+	// Java's FileIO does; nil refuses such columns.
+	BlobOpener func(ctx context.Context, uri string) (fs.File, error)
 }
 
 // ServiceOpener builds a catalog served by a remote service rather than

@@ -125,3 +125,34 @@ func parseURI(uri string) (*url.URL, error) {
 	u.Scheme = strings.ToLower(u.Scheme)
 	return u, nil
 }
+
+// OpenFileURI opens the file a URI or plain path names, in the file system
+// OpenURI opens for it (one per call, closed with the file). It serves as a
+// paimon.BlobOpener: Java opens the objects BLOB descriptors name with the
+// table's FileIO, which reaches any path of its scheme.
+func OpenFileURI(ctx context.Context, uri string) (File, error) {
+	fsys, name, err := OpenURI(ctx, uri)
+	if err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(ctx, name)
+	if err != nil {
+		_ = fsys.Close()
+		return nil, err
+	}
+	return &ownedFile{File: f, fsys: fsys}, nil
+}
+
+// ownedFile closes the file system it came from with the file.
+type ownedFile struct {
+	File
+	fsys FS
+}
+
+func (f *ownedFile) Close() error {
+	err := f.File.Close()
+	if cerr := f.fsys.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

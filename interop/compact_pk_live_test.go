@@ -61,12 +61,33 @@ func TestLivePrimaryKeyCompaction(t *testing.T) {
 		// deletion vectors, and we compact fully on top of that.
 		{name: "dedup_dv", partitioned: true, full: true, deletes: true, opts: map[string]string{"bucket": "2", "deletion-vectors.enabled": "true"}},
 		{name: "dedup_dv_trigger", deletes: true, opts: map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"}},
+		// Lookup compaction: after a full compaction, two small level-0
+		// runs go by trigger to the level below the highest, merged with
+		// lookups into it (LookupMergeTreeCompactRewriter), for each merge
+		// engine Java allows with deletion vectors; afterwards Java and we
+		// keep compacting by trigger.
+		{name: "dedup_dv_lookup", deletes: true, lookup: true, opts: map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"}},
+		{name: "dedup_dv_lookup_seq", partitioned: true, lookup: true, opts: map[string]string{"bucket": "2", "deletion-vectors.enabled": "true", "sequence.field": "v"}},
+		{name: "partial_dv_lookup", partitioned: true, lookup: true, opts: map[string]string{"bucket": "2", "merge-engine": "partial-update", "deletion-vectors.enabled": "true"}},
+		{name: "agg_dv_lookup", lookup: true, opts: map[string]string{"bucket": "1", "merge-engine": "aggregation", "fields.v.aggregate-function": "sum", "deletion-vectors.enabled": "true"}},
+		// changelog-producer = lookup: the compactions also write the
+		// changelog, which Java's incremental changelog read of our
+		// compaction must return as it returns Java's own.
+		{name: "lookup_cl", partitioned: true, deletes: true, lookup: true, changelog: true, opts: map[string]string{"bucket": "2", "changelog-producer": "lookup"}},
+		{name: "lookup_cl_dv", deletes: true, lookup: true, changelog: true, opts: map[string]string{"bucket": "1", "changelog-producer": "lookup", "deletion-vectors.enabled": "true"}},
 	}
 	for _, pt := range tables {
 		pt.create(ctx, t, fsys)
 		tbl := pt.open(ctx, t, fsys)
 		for range 6 {
 			pt.goWrite(ctx, t, tbl, r, 10+r.IntN(25))
+		}
+		if pt.lookup {
+			_, err := pt.open(ctx, t, fsys).Compact(ctx, &paimon.CompactOptions{Full: true})
+			require.NoError(t, err, pt.name)
+			for range 2 {
+				pt.goWrite(ctx, t, pt.open(ctx, t, fsys), r, 3+r.IntN(5))
+			}
 		}
 	}
 	java := map[string]*interop.Runner{}
@@ -91,6 +112,8 @@ func TestLivePrimaryKeyCompaction(t *testing.T) {
 	}
 	require.NoError(t, j14.Batch(ctx, items))
 	ours := map[string][]string{}
+	oursChangelog := map[string][]string{}
+	compactID := map[string]int64{}
 	for _, pt := range tables {
 		before, _ := goScan(ctx, t, pt.open(ctx, t, fsys))
 		res, err := pt.open(ctx, t, fsys).Compact(ctx, &paimon.CompactOptions{Full: pt.full})
@@ -100,10 +123,18 @@ func TestLivePrimaryKeyCompaction(t *testing.T) {
 		got, _ := goScan(ctx, t, pt.open(ctx, t, fsys))
 		if pt.deletes {
 			wtCompare(t, "our scan of "+pt.name+" after our compaction", pt.lines(), got)
-		} else if pt.opts["merge-engine"] != "first-row" {
+		} else if pt.opts["merge-engine"] != "first-row" && !(pt.lookup && pt.opts["deletion-vectors.enabled"] == "true") {
+			// (A deletion-vector table's scan before the compaction does
+			// not see its level-0 files.)
 			wtCompare(t, "our scan of "+pt.name+" after our compaction (as before it)", before, got)
 		}
 		ours[pt.name] = got
+		compactID[pt.name] = res.Commit.Snapshot.ID
+		if pt.changelog {
+			id := res.Commit.Snapshot.ID
+			oursChangelog[pt.name] = goChanges(ctx, t, pt.open(ctx, t, fsys), id)
+			require.NotEmpty(t, oursChangelog[pt.name], "%s: our compaction wrote no changelog", pt.name)
+		}
 	}
 
 	// 1.4.2 first: its turn dumps Java's own compaction, which the
@@ -126,6 +157,16 @@ func TestLivePrimaryKeyCompaction(t *testing.T) {
 				items = append(items, interop.BatchItem{Out: pt.out(out, "java-files.jsonl"), Args: []string{"meta", whJ, pt.id(), "files"}},
 					interop.BatchItem{Out: pt.out(out, "java-dump.jsonl"), Args: interop.DumpArgs(whJ, pt.id(), interop.DumpOptions{})})
 			}
+			if pt.changelog {
+				id := compactID[pt.name]
+				incr := []string{"--incremental", fmt.Sprintf("%d,%d", id-1, id), "--incremental-mode", "changelog"}
+				items = append(items, interop.BatchItem{Out: pt.out(out, v+"-changelog.jsonl"),
+					Args: append(interop.DumpArgs(wh, pt.id(), interop.DumpOptions{Mode: "audit"}), incr...)})
+				if v == "1.4.2" {
+					items = append(items, interop.BatchItem{Out: pt.out(out, "java-changelog.jsonl"),
+						Args: append(interop.DumpArgs(whJ, pt.id(), interop.DumpOptions{Mode: "audit"}), incr...)})
+				}
+			}
 		}
 		require.NoError(t, rn.Batch(ctx, items))
 		for _, pt := range tables {
@@ -135,6 +176,13 @@ func TestLivePrimaryKeyCompaction(t *testing.T) {
 				wtCompare(t, "Java "+v+"'s dump of "+pt.name+" after our compaction vs Java 1.4.2's compaction", javaOfJava, javaOfOurs)
 				wtCompare(t, "our scan of "+pt.name+" vs Java "+v+"'s dump of it", javaOfOurs, ours[pt.name])
 				require.Equal(t, "COMPACT", ctLatestKind(t, readCanon(t, pt.out(out, v+"-snapshots.jsonl"))))
+				if pt.changelog {
+					javaCL := readCanon(t, pt.out(out, "java-changelog.jsonl"))
+					require.NotEmpty(t, javaCL, "%s: Java's compaction wrote no changelog", pt.name)
+					wtCompare(t, "Java "+v+"'s incremental changelog read of our compaction of "+pt.name+" vs of Java 1.4.2's compaction",
+						javaCL, readCanon(t, pt.out(out, v+"-changelog.jsonl")))
+					wtCompare(t, "our incremental changelog read of "+pt.name+" vs Java "+v+"'s", readCanon(t, pt.out(out, v+"-changelog.jsonl")), oursChangelog[pt.name])
+				}
 				if v == "1.4.2" {
 					require.Equal(t, ctShape(t, readCanon(t, pt.out(out, "java-files.jsonl"))), ctShape(t, readCanon(t, pt.out(out, v+"-files.jsonl"))),
 						"%s: our compaction differs from Java's (partition, bucket, level, rows, sequence numbers, source of each file)", pt.name)
@@ -192,7 +240,7 @@ func TestLivePrimaryKeyCompaction(t *testing.T) {
 				for range 4 {
 					pt.goWrite(ctx, t, tbl, r, 6)
 				}
-				res, err := pt.open(ctx, t, fv).Compact(ctx, &paimon.CompactOptions{Full: true})
+				res, err := pt.open(ctx, t, fv).Compact(ctx, &paimon.CompactOptions{Full: !pt.lookup})
 				require.NoError(t, err, pt.name)
 				require.NotNil(t, res.Commit, "%s: nothing compacted after Java", pt.name)
 				items = append(items, interop.BatchItem{Out: pt.out(out, v+"-after-go.jsonl"), Args: interop.DumpArgs(whv, pt.id(), interop.DumpOptions{})})
@@ -214,6 +262,8 @@ type pkcTable struct {
 	partitioned bool
 	full        bool
 	deletes     bool
+	lookup      bool // fully compacted, then two small runs (lookup compaction by trigger)
+	changelog   bool // changelog-producer = lookup: compare the compaction's changelog
 	opts        map[string]string
 	rows        map[string]string
 }
@@ -252,7 +302,7 @@ func (pt *pkcTable) open(ctx context.Context, t *testing.T, fsys *localfs.FS) *p
 
 func (pt *pkcTable) create(ctx context.Context, t *testing.T, fsys *localfs.FS) {
 	t.Helper()
-	b := paimon.NewSchemaBuilder()
+	b := schema.NewSchemaBuilder()
 	for _, f := range pkcFields {
 		b.Column(f.Name, f.Type)
 	}
@@ -328,4 +378,23 @@ func (pt *pkcTable) javaOps(t *testing.T, wh, out, name string, ops []any) inter
 	plan := pt.out(out, name+"-plan.json")
 	require.NoError(t, os.WriteFile(plan, []byte(wtJSON(map[string]any{"db": pkcDB, "table": pt.name, "ops": ops})), 0o644))
 	return interop.BatchItem{Out: pt.out(out, name+".out"), Args: []string{"apply", wh, plan}}
+}
+
+// goChanges reads the changelog of snapshot id (an incremental read in
+// changelog mode) as sorted canonical lines with their rowkind column.
+func goChanges(ctx context.Context, t *testing.T, tbl *paimon.Table, id int64) []string {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	var lines []string
+	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem), paimon.WithIncremental(id-1, id, paimon.IncrementalChangelog)).Records(ctx) {
+		require.NoError(t, err)
+		fields, err := schema.FromArrowSchema(rec.Schema())
+		require.NoError(t, err)
+		ls, err := canon.BatchLines(fields, rec)
+		require.NoError(t, err)
+		lines = append(lines, ls...)
+		rec.Release()
+	}
+	return canonSorted(lines)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
@@ -123,6 +124,9 @@ func TestLiveFollowMatchesJava(t *testing.T) {
 					// not compared until that is understood.
 					continue
 				}
+				if c.sc.Name == blobPlaceholderScenario {
+					continue // see blobPlaceholderScenario
+				}
 				tbl := openGoldenTable(t, c)
 				ids, err := tbl.Meta().SnapshotIDs(ctx)
 				require.NoError(t, err)
@@ -163,7 +167,7 @@ func TestLiveFollowMatchesJava(t *testing.T) {
 					require.NoError(t, err)
 					defer fsys.Close()
 					db, table, _ := strings.Cut(j.c.sc.Table, ".")
-					tbl, err := paimon.OpenTable(ctx, fsys, db+".db/"+table, nil)
+					tbl, err := paimon.OpenTable(ctx, fsys, db+".db/"+table, &paimon.TableOptions{BlobOpener: fs.OpenFileURI})
 					require.NoError(t, err)
 					fo := &paimon.FollowOptions{Start: paimon.FollowFromSnapshot, SnapshotID: j.first}
 					if j.full {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
@@ -44,7 +45,7 @@ func TestGoldenDumps(t *testing.T) {
 // scanDump reads what a DumpSpec describes through the library.
 func scanDump(t *testing.T, c goldenCase, d DumpSpec) ([]string, error) {
 	t.Helper()
-	tbl, err := paimon.OpenTable(context.Background(), c.fsys, c.meta.Root(), &paimon.TableOptions{Branch: d.Branch})
+	tbl, err := paimon.OpenTable(context.Background(), c.fsys, c.meta.Root(), &paimon.TableOptions{Branch: d.Branch, BlobOpener: fs.OpenFileURI})
 	require.NoError(t, err)
 	var opts []paimon.ScanOption
 	switch d.System {

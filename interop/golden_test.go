@@ -21,6 +21,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/goldensrc"
 	"github.com/paimon-go/paimon-go/internal/interop"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -37,6 +38,8 @@ func goldenCases(t *testing.T) []goldenCase {
 	t.Helper()
 	root, err := interop.RepoRoot()
 	require.NoError(t, err)
+	// The files the golden BLOB descriptors point to.
+	require.NoError(t, goldensrc.Restore(root))
 	files, err := filepath.Glob(filepath.Join(root, "testdata", "golden", "*", "*", "scenario.json"))
 	require.NoError(t, err)
 	if len(files) == 0 {

@@ -11,11 +11,21 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
 	"github.com/paimon-go/paimon-go/paimon"
 )
+
+// blobPlaceholderScenario is the golden table where Java 2.0.0 updates a
+// BLOB column for some rows and leaves placeholders for the others. Java's
+// incremental and streaming reads of it hand out BlobPlaceholder values,
+// which cannot be rendered (BlobPlaceholder.toData throws "Should never call
+// this method for placeholder blob"), so the live comparisons of those reads
+// leave it out; TestGoldenDumps compares our reads of it with Java's batch
+// and incremental dumps.
+const blobPlaceholderScenario = "blob-update"
 
 // TestLiveIncrementalMatchesJava compares incremental reads between
 // snapshots (Java incremental-between, read through the audit log so every
@@ -39,7 +49,7 @@ func TestLiveIncrementalMatchesJava(t *testing.T) {
 			var items []interop.BatchItem
 			dir := t.TempDir()
 			for _, c := range goldenCases(t) {
-				if c.sc.Producer != r.Name() {
+				if c.sc.Producer != r.Name() || c.sc.Name == blobPlaceholderScenario {
 					continue
 				}
 				tbl := openGoldenTable(t, c)
@@ -95,7 +105,7 @@ func TestLiveIncrementalMatchesJava(t *testing.T) {
 					require.NoError(t, err)
 					defer fsys.Close()
 					db, table, _ := strings.Cut(j.table, ".")
-					tbl, err := paimon.OpenTable(ctx, fsys, db+".db/"+table, nil)
+					tbl, err := paimon.OpenTable(ctx, fsys, db+".db/"+table, &paimon.TableOptions{BlobOpener: fs.OpenFileURI})
 					require.NoError(t, err)
 					got, err := scanCanon(t, tbl, paimon.WithIncremental(j.start, j.end, j.mode))
 					require.NoError(t, err)

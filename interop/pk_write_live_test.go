@@ -186,7 +186,7 @@ func pwRun(ctx context.Context, t *testing.T, rn *interop.Runner, wh *pwWarehous
 		tt := &pwTable{spec: specs[i], fields: specs[i].fields()}
 		tt.gen = newPWGen(&tt.spec, 36)
 		tt.rng = rand.New(rand.NewPCG(uint64(seed), uint64(i)))
-		b := paimon.NewSchemaBuilder()
+		b := schema.NewSchemaBuilder()
 		for _, f := range tt.fields {
 			b.Column(f.Name, f.Type)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
@@ -53,7 +54,7 @@ func scanCanon(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) ([]st
 // appendCase opens the table of a golden case.
 func openGoldenTable(t *testing.T, c goldenCase) *paimon.Table {
 	t.Helper()
-	tbl, err := paimon.OpenTable(context.Background(), c.fsys, c.meta.Root(), nil)
+	tbl, err := paimon.OpenTable(context.Background(), c.fsys, c.meta.Root(), &paimon.TableOptions{BlobOpener: fs.OpenFileURI})
 	require.NoError(t, err)
 	return tbl
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
+	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
@@ -25,7 +26,7 @@ func wtCreate(ctx context.Context, t *testing.T, fsys fs.FS, dir string, spec *w
 	t.Helper()
 	body := wtJSON(map[string]any{"fields": spec.fields, "partitionKeys": spec.partition, "primaryKeys": []string{},
 		"options": spec.options, "comment": nil})
-	s, err := paimon.ParseSchemaJSON([]byte(body))
+	s, err := schema.DecodeSchema([]byte(body))
 	require.NoError(t, err, "schema of %s", spec.name)
 	tbl, err := paimon.CreateTable(ctx, fsys, dir, s)
 	require.NoError(t, err, "create %s", spec.name)

@@ -23,7 +23,7 @@ func appendTable(ctx context.Context, dir string) (*paimon.Table, fs.FS, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := paimon.NewSchemaBuilder().
+	s, err := schema.NewSchemaBuilder().
 		Column("id", schema.BigIntType().NotNull()).
 		Column("name", schema.StringType()).
 		Build()

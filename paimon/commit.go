@@ -100,17 +100,21 @@ type CommitResult struct {
 
 // commitConfig is CommitOptions resolved against the table options.
 type commitConfig struct {
-	maxRetries              int
-	minWait, maxWait        time.Duration
-	timeout                 time.Duration
-	manifestTarget          int64
-	manifestMergeMin        int
-	manifestFullCompaction  int64
-	dynamicOverwrite        bool
-	writeOnly               bool
-	commitEmpty, skipExpire bool
-	now                     func() time.Time
-	properties              map[string]string
+	maxRetries             int
+	minWait, maxWait       time.Duration
+	timeout                time.Duration
+	manifestTarget         int64
+	manifestMergeMin       int
+	manifestFullCompaction int64
+	dynamicOverwrite       bool
+	writeOnly              bool
+	// rowTracking: new files get first row ids at commit
+	// (row_tracking_commit.go), grouped by partition when partitionGroup.
+	rowTracking, partitionGroup bool
+	dataEvolution               bool // column updates are checked (checkRowIDMessages)
+	commitEmpty, skipExpire     bool
+	now                         func() time.Time
+	properties                  map[string]string
 }
 
 // TableCommit publishes snapshots of one table: it turns commit messages
@@ -167,10 +171,10 @@ func (t *Table) NewCommit(opts *CommitOptions) (*TableCommit, error) {
 		return nil, err
 	}
 	o := tableOptions(t.schema.Options)
-	if o.boolean(optRowTracking, false) || o.boolean(optDataEvolution, false) {
-		return nil, fmt.Errorf("%w: commits to tables with %s or %s", ErrUnsupported, optRowTracking, optDataEvolution)
-	}
 	cfg := commitConfig{
+		rowTracking:      o.boolean(optRowTracking, false),
+		partitionGroup:   o.boolean(optRowTrackingPartitionGroup, true),
+		dataEvolution:    o.boolean(optDataEvolution, false),
 		dynamicOverwrite: o.boolean(optDynamicOverwrite, true),
 		writeOnly:        o.boolean(optWriteOnly, false),
 		commitEmpty:      opts.CommitEmpty,
@@ -264,6 +268,9 @@ func (c *TableCommit) Commit(ctx context.Context, identifier int64, msgs []Commi
 		provider := func(ctx context.Context, latest *snapshot.Snapshot) (commitChanges, error) {
 			// Primary-key messages depend on the bucket state they were
 			// written against (commit_pk.go).
+			if err := c.checkRowIDMessages(ctx, latest, msgs); err != nil {
+				return changes, err
+			}
 			return changes, c.checkPrimaryKeyMessages(ctx, latest, msgs)
 		}
 		c.deferExpire = compact // expire once, after the COMPACT snapshot
@@ -380,6 +387,9 @@ func (c *TableCommit) Abort(ctx context.Context, msgs []CommitMessage) error {
 		for _, list := range [][]manifest.DataFileMeta{msgs[i].NewFiles, msgs[i].ChangelogFiles} {
 			for _, f := range list {
 				paths = append(paths, c.meta.Path(dir, f.FileName))
+				for _, x := range f.ExtraFiles { // its separate file index
+					paths = append(paths, c.meta.Path(dir, x))
+				}
 			}
 		}
 		for _, f := range msgs[i].NewIndexFiles {
@@ -890,6 +900,16 @@ func (c *TableCommit) buildSnapshot(ctx context.Context, id int64, latest *snaps
 	if err != nil {
 		return nil, err
 	}
+	next := int64(0)
+	if nextRowID != nil {
+		next = *nextRowID
+	}
+	if c.cfg.rowTracking {
+		// Assigned from this attempt's base: a retry assigns again.
+		if ch.files, next, err = assignRowTracking(id, next, ch.files, c.cfg.partitionGroup); err != nil {
+			return nil, err
+		}
+	}
 	var delta int64
 	for i := range ch.files {
 		if ch.files[i].Kind == manifest.FileKindAdd {
@@ -940,10 +960,6 @@ func (c *TableCommit) buildSnapshot(ctx context.Context, id int64, latest *snaps
 	stats, err := c.inheritStatistics(ctx, latest, sch)
 	if err != nil {
 		return nil, err
-	}
-	next := int64(0)
-	if nextRowID != nil {
-		next = *nextRowID
 	}
 	s := &snapshot.Snapshot{
 		Version:                   snapshot.CurrentVersion,

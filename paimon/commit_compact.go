@@ -31,10 +31,15 @@ type CompactIncrement struct {
 	// that held them.
 	NewIndexFiles     []manifest.IndexFileMeta `json:",omitempty"`
 	DeletedIndexFiles []manifest.IndexFileMeta `json:",omitempty"`
+	// Changelog are the changelog files the compaction wrote
+	// (changelog-producer = lookup or full-compaction), committed in the
+	// snapshot's changelog manifest list (Java
+	// CompactIncrement.changelogFiles).
+	Changelog []manifest.DataFileMeta `json:",omitempty"`
 }
 
 func (ci *CompactIncrement) empty() bool {
-	return ci == nil || len(ci.Before)+len(ci.After)+len(ci.NewIndexFiles)+len(ci.DeletedIndexFiles) == 0
+	return ci == nil || len(ci.Before)+len(ci.After)+len(ci.NewIndexFiles)+len(ci.DeletedIndexFiles)+len(ci.Changelog) == 0
 }
 
 // compactChanges are the entries of the COMPACT snapshot of msgs, in Java's
@@ -56,6 +61,11 @@ func compactChanges(msgs []CommitMessage) commitChanges {
 		}
 		add(manifest.FileKindDelete, m.Compact.Before)
 		add(manifest.FileKindAdd, m.Compact.After)
+		for _, f := range m.Compact.Changelog {
+			ch.changelog = append(ch.changelog, manifest.ManifestEntry{
+				Kind: manifest.FileKindAdd, Partition: m.Partition, Bucket: m.Bucket, TotalBuckets: m.TotalBuckets, File: f,
+			})
+		}
 		for _, f := range m.Compact.DeletedIndexFiles {
 			ch.index = append(ch.index, manifest.IndexManifestEntry{Kind: manifest.FileKindDelete, Partition: m.Partition, Bucket: m.Bucket, IndexFile: f})
 		}
@@ -78,6 +88,12 @@ func checkCompactMessages(msgs []CommitMessage, schemaID int64) error {
 		for _, f := range m.Compact.After {
 			if f.SchemaID != schemaID && !containsFile(m.Compact.Before, f.FileName) {
 				return fmt.Errorf("%w: compacted file %s was written with schema %d, the latest schema is %d",
+					ErrSchemaChanged, f.FileName, f.SchemaID, schemaID)
+			}
+		}
+		for _, f := range m.Compact.Changelog {
+			if f.SchemaID != schemaID {
+				return fmt.Errorf("%w: changelog file %s was written with schema %d, the latest schema is %d",
 					ErrSchemaChanged, f.FileName, f.SchemaID, schemaID)
 			}
 		}
@@ -143,10 +159,16 @@ func (c *TableCommit) abortCompaction(ctx context.Context, msgs []CommitMessage)
 		for _, f := range m.Compact.After {
 			if !containsFile(m.Compact.Before, f.FileName) {
 				remove(c.meta.Path(dir, f.FileName))
+				for _, x := range f.ExtraFiles { // its separate file index
+					remove(c.meta.Path(dir, x))
+				}
 			}
 		}
 		for _, f := range m.Compact.NewIndexFiles {
 			remove(c.meta.IndexPath(f.FileName))
+		}
+		for _, f := range m.Compact.Changelog {
+			remove(c.meta.Path(dir, f.FileName))
 		}
 	}
 	return errors.Join(errs...)

@@ -45,6 +45,12 @@ type CommitMessage struct {
 	// refuses the message if they changed since: another writer may have
 	// put the same new key into another bucket.
 	IndexBase []string `json:",omitempty"`
+	// CheckFromSnapshot, when not 0, is the snapshot a column update of a
+	// data-evolution table was computed from (ColumnUpdate; Java's
+	// rowIdCheckConflict, pypaimon's check_from_snapshot): the commit
+	// fails with ErrCommitConflict if a later snapshot other than a
+	// compaction added files over the row ids of NewFiles.
+	CheckFromSnapshot int64 `json:",omitempty"`
 }
 
 // commitMessageMagic starts every serialized message; the last byte is

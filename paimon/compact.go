@@ -47,7 +47,7 @@ type CompactOptions struct {
 	// workers (each worker gets its share): a file's Parquet row groups
 	// are cut at the share instead of at the block size, and a file that
 	// still outgrows it is finished early, as a TableWriter does (datafile
-	// Budget). 0 means 64 MiB (datafile.DefaultMemoryBudget); a negative
+	// Budget). 0 means 48 MiB (datafile.DefaultMemoryBudget); a negative
 	// value turns the bound off (one row group buffers up to the block
 	// size, 128 MiB by default, per worker).
 	MemoryBudget int64
@@ -128,17 +128,24 @@ type CompactResult struct {
 // MergeTreeCompactRewriter). Primary-key tables with deletion vectors are
 // read with their vectors applied, pick by Java's ForceUpLevel0Compaction
 // and drop retractions at every level above 0; the vectors of rewritten
-// files leave the bucket's index file. Their compaction is done when it
-// goes to the highest level (always with Full); a pick below it, which Java
-// merges with lookups into the levels above (LookupMergeTreeCompactRewriter,
-// marking replaced rows in deletion vectors), is refused.
+// files leave the bucket's index file. A pick below the highest level is
+// merged with lookups into the levels above, whose replaced rows get
+// deletion vectors instead of being rewritten, as Java's
+// LookupMergeTreeCompactRewriter does (compact_lookup.go). With
+// changelog-producer = lookup (deduplicate without sequence.field) the
+// compaction also writes the changelog of the level-0 keys it merges, as
+// Java's LookupChangelogMergeFunctionWrapper does, committed in the COMPACT
+// snapshot's changelog manifest list (compact_lookup_changelog.go). With
+// changelog-producer = full-compaction a compaction into the highest level
+// also writes the changelog of the bucket, as Java's
+// FullChangelogMergeTreeCompactRewriter does (compact_fullcl.go).
 //
 // Tables Compact cannot compact exactly as Java does (row tracking, data
 // evolution, incremental clustering, external data paths; primary-key
-// tables with changelog-producer lookup or full-compaction, postpone
+// tables with changelog-producer lookup with another merge engine or a
+// sequence.field, or with changelog-producer.row-deduplicate, postpone
 // buckets, record-level expiration, off-peak or early-full-compaction
-// options; a deletion-vector compaction by trigger that needs lookups) are
-// refused with ErrUnsupported before anything is written.
+// options) are refused with ErrUnsupported before anything is written.
 func (t *Table) Compact(ctx context.Context, opts *CompactOptions) (*CompactResult, error) {
 	start := time.Now()
 	if opts == nil {
@@ -155,7 +162,7 @@ func (t *Table) Compact(ctx context.Context, opts *CompactOptions) (*CompactResu
 	}
 	tbl := t
 	if latestSchema.ID != t.schema.ID {
-		tbl = &Table{id: t.id, meta: t.meta, schema: latestSchema, manifests: t.manifests}
+		tbl = &Table{id: t.id, meta: t.meta, schema: latestSchema, manifests: t.manifests, blobOpener: t.blobOpener}
 	}
 	run, err := tbl.newCompactRun(ctx, opts)
 	if err != nil {

@@ -47,14 +47,33 @@ type pkCompactConfig struct {
 	// every output level above 0, LookupMergeTreeCompactRewriter).
 	deletionVectors bool
 	forceUp         *mergetree.ForceUpLevel0
+	// mergeEngine and bitmap64 (deletion-vectors.bitmap64) serve the
+	// lookup compaction (compact_lookup.go).
+	mergeEngine string
+	bitmap64    bool
+	// lookupChangelog: changelog-producer = lookup.
+	lookupChangelog bool
+	// fullChangelog: changelog-producer = full-compaction (compact_fullcl.go).
+	fullChangelog bool
 }
 
 // newPKCompactConfig refuses what the compaction of a primary-key table
 // does not do as Java does, and reads the options of what it does.
 func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 	o := tableOptions(ts.Options)
+	lookupChangelog, fullChangelog := false, false
 	switch cp := o.str(optChangelogProducer, "none"); cp {
 	case "none", "input":
+	case "lookup":
+		if err := lookupChangelogSupported(ts); err != nil {
+			return nil, err
+		}
+		lookupChangelog = true
+	case "full-compaction":
+		if err := checkFullChangelog(o); err != nil {
+			return nil, err
+		}
+		fullChangelog = true
 	default:
 		return nil, fmt.Errorf("%w: compacting a primary-key table with %s=%s (changelog files produced by compaction)", ErrUnsupported, optChangelogProducer, cp)
 	}
@@ -74,7 +93,13 @@ func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
 	}
 	bad := func(err error) (*pkCompactConfig, error) { return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err) }
-	c := &pkCompactConfig{universal: &mergetree.Universal{}, deletionVectors: o.deletionVectors()}
+	c := &pkCompactConfig{universal: &mergetree.Universal{}, deletionVectors: o.deletionVectors(),
+		mergeEngine: o.mergeEngine(), bitmap64: o.boolean(optDVBitmap64, false), lookupChangelog: lookupChangelog, fullChangelog: fullChangelog}
+	if _, ok := o[coreoptions.FileFormatPerLevel]; ok && c.deletionVectors {
+		// LookupMergeTreeCompactRewriter rewrites a level-0 file that
+		// changes format on its way up; not followed here.
+		return nil, fmt.Errorf("%w: compacting a primary-key table with %s and %s", ErrUnsupported, optDeletionVectors, coreoptions.FileFormatPerLevel)
+	}
 	// lookup-compact is radical by default (and refused above when set).
 	c.forceUp = &mergetree.ForceUpLevel0{Universal: c.universal}
 	var err error
@@ -120,7 +145,11 @@ func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 	if err != nil {
 		return bad(err)
 	}
-	c.merge = mergetree.Options{Schema: ts, Merge: f, SequenceFields: seqFields, SequenceDescending: desc}
+	lookup, err := mergefunc.LookupMerge(ts)
+	if err != nil {
+		return bad(err)
+	}
+	c.merge = mergetree.Options{Schema: ts, Merge: f, SequenceFields: seqFields, SequenceDescending: desc, LookupHighLevel: lookup}
 	return c, nil
 }
 
@@ -129,7 +158,9 @@ func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 type pkTask struct {
 	steps       []mergetree.CompactStep
 	outputLevel int
+	maxLevel    int
 	dropDelete  bool
+	lookup      *pkLookup // nil: no lookup compaction
 }
 
 // planPK picks, in each bucket, what Java's compaction would: with Full
@@ -180,7 +211,8 @@ func (r *compactRun) planPK(live []manifest.ManifestEntry) ([]compactTask, error
 		switch {
 		case r.opts.Full:
 			u = mergetree.PickFullCompaction(levels.NumLevels(), levels.SortedRuns(), hasDV, false)
-		case r.pk.deletionVectors:
+		case r.pk.deletionVectors || r.pk.lookupChangelog:
+			// Java's needLookup tables (CoreOptions.needLookup).
 			u = r.pk.forceUp.Pick(levels.NumLevels(), levels.SortedRuns())
 		default:
 			u = r.pk.universal.Pick(levels.NumLevels(), levels.SortedRuns())
@@ -193,22 +225,24 @@ func (r *compactRun) planPK(live []manifest.ManifestEntry) ([]compactTask, error
 		}
 		// With deletion vectors Java merges level-0 records with what a
 		// lookup finds in the levels above the output
-		// (LookupMergeTreeCompactRewriter, LookupChangelogMergeFunction-
-		// Wrapper) and marks the old rows in deletion vectors. At the
+		// (LookupMergeTreeCompactRewriter, compact_lookup.go). At the
 		// highest level there is nothing above to look up, and reading the
 		// files with their vectors applied leaves at most one live version
 		// of a key among the levels above 0, so the plain merge gives the
-		// same rows; below it, the lookup is not done here.
-		if r.pk.deletionVectors && u.OutputLevel != levels.MaxLevel() {
-			return nil, fmt.Errorf("%w: bucket %d of %s: compacting a primary-key table with %s into level %d below the highest (%d) needs lookup compaction; compact fully instead",
-				ErrUnsupported, k.bucket, r.t.name(), optDeletionVectors, u.OutputLevel, levels.MaxLevel())
+		// same rows.
+		var lookup *pkLookup
+		if (r.pk.deletionVectors && u.OutputLevel != levels.MaxLevel()) || r.pk.lookupChangelog {
+			lookup = r.pk.newPKLookup(levels, u.OutputLevel)
+			if r.dvs == nil && r.pk.deletionVectors {
+				r.dvs = newCompactDVs(r.t.meta, nil, true, r.cfg.dvTargetSize)
+			}
 		}
 		steps, err := mergetree.PlanCompactTask(u, r.pk.kc, r.pk.minFileSize, levels.MaxLevel(), false)
 		if err != nil {
 			return nil, fmt.Errorf("paimon: bucket %d of %s: %w", k.bucket, r.t.name(), err)
 		}
 		tk := compactTask{partition: partitions[k.partition], bucket: k.bucket,
-			pk: &pkTask{steps: steps, outputLevel: u.OutputLevel, dropDelete: mergetree.DropDelete(u, levels.NonEmptyHighestLevel(), r.pk.deletionVectors, false)}}
+			pk: &pkTask{steps: steps, outputLevel: u.OutputLevel, maxLevel: r.pk.numLevels - 1, lookup: lookup, dropDelete: mergetree.DropDelete(u, levels.NonEmptyHighestLevel(), r.pk.deletionVectors, false)}}
 		for i := range u.Files {
 			tk.files = append(tk.files, &u.Files[i])
 		}
@@ -254,17 +288,32 @@ func (r *compactRun) rewritePK(ctx context.Context, tk *compactTask) (*CompactIn
 	open := func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
 		return sr.readMapped(ctx, &sp, f, dvs[f.FileName], want, keyValues, false)
 	}
+	open = r.pk.engineKinds(open, r.mem)
 	opts := &mergetree.CompactOptions{Options: r.pk.merge, Open: open, FS: r.t.meta.fsys, Dir: r.t.meta.Path(dir), Now: r.now}
 	opts.Allocator = r.mem
 	opts.Workers = r.colWorkers
 	if r.budgetShare > 0 {
 		opts.Budget = datafile.NewBudget(r.budgetShare)
 	}
-	res, err := mergetree.RunCompactTask(ctx, tk.pk.steps, tk.pk.outputLevel, tk.pk.dropDelete, opts)
+	var res *mergetree.CompactResult
+	var marks map[string][]int64
+	var changelog []manifest.DataFileMeta
+	if tk.pk.lookup != nil {
+		var lr *lookupResult
+		if lr, err = r.lookupCompaction(ctx, tk, sr, &sp, open, opts); err == nil {
+			res, marks, changelog = &lr.CompactResult, lr.marks, lr.changelog
+		}
+	} else if r.pk.fullChangelog {
+		if res, err = mergetree.RunFullChangelogTask(ctx, tk.pk.steps, tk.pk.outputLevel, tk.pk.maxLevel, tk.pk.dropDelete, opts); err == nil {
+			changelog = res.Changelog
+		}
+	} else {
+		res, err = mergetree.RunCompactTask(ctx, tk.pk.steps, tk.pk.outputLevel, tk.pk.dropDelete, opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("paimon: compact bucket %d of %s: %w", tk.bucket, r.t.name(), err)
 	}
-	inc := &CompactIncrement{Before: res.Before, After: res.After}
+	inc := &CompactIncrement{Before: res.Before, After: res.After, Changelog: changelog}
 	if r.dvs != nil {
 		// The vectors of the rewritten files go (Java
 		// LookupMergeTreeCompactRewriter.notifyRewriteCompactBefore), an
@@ -285,8 +334,9 @@ func (r *compactRun) rewritePK(ctx context.Context, tk *compactTask) (*CompactIn
 			}
 		}
 		var index []string
-		if inc.NewIndexFiles, inc.DeletedIndexFiles, err = r.dvs.drop(ctx, bk, rewritten, &index); err != nil {
-			errs := []error{err, mergetree.RemoveCompactOutput(context.WithoutCancel(ctx), r.t.meta.fsys, r.t.meta.Path(dir), res.Written)}
+		if inc.NewIndexFiles, inc.DeletedIndexFiles, err = r.dvs.dropAndMark(ctx, bk, rewritten, marks, r.pk.bitmap64, &index); err != nil {
+			errs := []error{err, mergetree.RemoveCompactOutput(context.WithoutCancel(ctx), r.t.meta.fsys, r.t.meta.Path(dir), res.Written),
+				mergetree.RemoveCompactOutput(context.WithoutCancel(ctx), r.t.meta.fsys, r.t.meta.Path(dir), changelog)}
 			for _, p := range index {
 				errs = append(errs, r.t.meta.fsys.Remove(context.WithoutCancel(ctx), p))
 			}

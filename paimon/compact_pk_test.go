@@ -137,10 +137,9 @@ func TestCompactPrimaryKey(t *testing.T) {
 // as Java does is refused before anything is written.
 func TestCompactPrimaryKeyRefused(t *testing.T) {
 	for name, opts := range map[string]map[string]string{
-		"lookup-changelog":   {"changelog-producer": "lookup"},
-		"full-compaction-cl": {"changelog-producer": "full-compaction"},
-		"record-expire":      {"record-level.expire-time": "1 d", "record-level.time-field": "id"},
-		"orc":                {"file.format": "orc"},
+		"lookup-changelog-partial-update": {"changelog-producer": "lookup", "merge-engine": "partial-update"},
+		"record-expire":                   {"record-level.expire-time": "1 d", "record-level.time-field": "id"},
+		"orc":                             {"file.format": "orc"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			tbl, fsys := newPKTable(t, true, opts)
@@ -214,21 +213,16 @@ func testCompactPKDV(t *testing.T, full bool) {
 	want := readCanonFile(t, filepath.Join(goldenRoot, "java-1.4.2", "pk-deletion-vectors", "expected.jsonl"))
 	sort.Strings(want)
 	res, err := compactTable(t, open(), &paimon.CompactOptions{Full: full})
-	if err != nil {
-		require.False(t, full)
-		require.ErrorIs(t, err, paimon.ErrUnsupported)
-		require.ErrorContains(t, err, "lookup compaction")
-		s, _ := liveEntriesOf(t, open())
-		require.EqualValues(t, 8, s.ID, "a refused compaction commits nothing")
-		return
-	}
+	require.NoError(t, err)
 	require.NotNil(t, res.Commit)
 	require.Equal(t, snapshot.CommitCompact, res.Commit.Snapshot.CommitKind)
 	requireRows(t, want, jsonLines(t, open()))
 	s1, live1 := liveEntriesOf(t, open())
 	names := map[string]bool{}
 	for _, e := range live1 {
-		require.Equal(t, int32(5), e.File.Level, "file %s after the compaction", e.File.FileName)
+		if full {
+			require.Equal(t, int32(5), e.File.Level, "file %s after the compaction", e.File.FileName)
+		}
 		names[e.File.FileName] = true
 	}
 	// Vectors of files the compaction rewrote are gone (the golden table
@@ -241,7 +235,10 @@ func testCompactPKDV(t *testing.T, full bool) {
 		levels, withDV, len(live1), len(dvFiles(s1)))
 	res, err = compactTable(t, open(), &paimon.CompactOptions{Full: true})
 	require.NoError(t, err)
-	require.Nil(t, res.Commit, "a full compaction after it")
+	if full {
+		require.Nil(t, res.Commit, "a full compaction after it")
+	}
+	requireRows(t, want, jsonLines(t, open()))
 }
 
 // jsonLines reads a table's latest snapshot as sorted canonical JSON lines
@@ -264,52 +261,109 @@ func jsonLines(t *testing.T, tbl *paimon.Table) []string {
 	return all
 }
 
-// TestCompactPrimaryKeyDeletionVectorsNeedsLookup: on a deletion-vector
-// table whose rows sit at the highest level, a small level-0 run goes,
-// by Java's ForceUpLevel0Compaction, to the level below (its rows are
-// merged with lookups into the highest level, which is not done here):
-// that compaction by trigger is refused before anything is written, and a
-// full compaction does it instead.
-func TestCompactPrimaryKeyDeletionVectorsNeedsLookup(t *testing.T) {
+// TestCompactPrimaryKeyDeletionVectorsLookup: on a deletion-vector table
+// whose rows sit at the highest level, small level-0 runs go, by Java's
+// ForceUpLevel0Compaction, to the level below, merged with lookups into
+// the highest level whose replaced rows get deletion vectors
+// (LookupMergeTreeCompactRewriter). Rounds of updates, deletes and new
+// keys, each compacted by trigger, read as the model; the highest level
+// is never rewritten by them; a full compaction at the end also reads as
+// the model and leaves no vector.
+func TestCompactPrimaryKeyDeletionVectorsLookup(t *testing.T) {
+	for _, engine := range []string{"deduplicate", "partial-update", "deduplicate-seq"} {
+		t.Run(engine, func(t *testing.T) { testCompactPKDVLookup(t, engine) })
+	}
+}
+
+func testCompactPKDVLookup(t *testing.T, engine string) {
 	ctx := context.Background()
-	tbl, fsys := newPKTable(t, false, map[string]string{"deletion-vectors.enabled": "true", "bucket": "1"})
+	opts := map[string]string{"deletion-vectors.enabled": "true", "bucket": "1"}
+	switch engine {
+	case "partial-update":
+		opts["merge-engine"] = engine
+		opts["partial-update.remove-record-on-delete"] = "true"
+	case "deduplicate-seq":
+		opts["sequence.field"] = "score"
+	}
+	tbl, fsys := newPKTable(t, false, opts)
 	commit, err := tbl.NewCommit(&paimon.CommitOptions{User: "u"})
 	require.NoError(t, err)
 	w, err := tbl.NewWriter(&paimon.WriterOptions{RowKindColumn: "op"})
 	require.NoError(t, err)
 	defer w.Close(ctx)
 	model := pkModel{}
-	write := func(round int, from, to int) {
+	write := func(round int, ids []int, kind string) {
 		var rows [][]any
 		var kinds []string
-		for id := from; id < to; id++ {
-			rows = append(rows, []any{"2024-01-01", int64(id), fmt.Sprintf("r%d-%d", round, id), float64(id)})
-			kinds = append(kinds, "+I")
+		for _, id := range ids {
+			var name any = fmt.Sprintf("r%d-%d", round, id)
+			if engine == "partial-update" && id%3 == 0 {
+				name = nil // partial update keeps the old name
+			}
+			rows = append(rows, []any{"2024-01-01", int64(id), name, float64(round*1000 + id)})
+			kinds = append(kinds, kind)
 		}
 		rec := pkBatch(t, tbl, rows, kinds)
 		require.NoError(t, w.Write(ctx, rec))
 		rec.Release()
+		if engine == "partial-update" {
+			for i, r := range rows {
+				k := fmt.Sprint(r[0], "/", r[1])
+				if kinds[i] == "+I" && r[2] == nil && model[k] != nil {
+					r[2] = model[k][2]
+				}
+			}
+		}
 		model.apply(rows, kinds)
 		msgs, err := w.PrepareCommit(ctx)
 		require.NoError(t, err)
 		_, err = commit.Commit(ctx, int64(round), msgs)
 		require.NoError(t, err)
 	}
-	write(0, 0, 400)
-	write(1, 200, 600)
+	ids := func(from, to, step int) []int {
+		var out []int
+		for i := from; i < to; i += step {
+			out = append(out, i)
+		}
+		return out
+	}
+	write(0, ids(0, 400, 1), "+I")
 	_, err = compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
 	require.NoError(t, err)
+	_, top := liveEntriesOf(t, reopen(t, fsys))
+	require.Len(t, top, 1)
+	topFile := top[0].File
 	require.Equal(t, model.rows(t), dump(t, reopen(t, fsys)))
-	write(2, 10, 12)
-	s0, _ := liveEntriesOf(t, reopen(t, fsys))
-	_, err = compactTable(t, reopen(t, fsys), nil)
-	require.ErrorIs(t, err, paimon.ErrUnsupported)
-	require.ErrorContains(t, err, "lookup compaction")
-	s1, _ := liveEntriesOf(t, reopen(t, fsys))
-	require.Equal(t, s0.ID, s1.ID)
+	rounds := []struct {
+		ids  []int
+		kind string
+	}{
+		{ids(10, 14, 1), "+I"},
+		{ids(12, 20, 2), "+I"},
+		{ids(13, 16, 1), "-D"},
+		{ids(395, 405, 1), "+I"},
+		{ids(0, 400, 37), "+I"},
+		{ids(14, 15, 1), "+I"},
+	}
+	for i, rd := range rounds {
+		write(i+1, rd.ids, rd.kind)
+		res, err := compactTable(t, reopen(t, fsys), nil)
+		require.NoError(t, err, "round %d", i+1)
+		require.NotNil(t, res.Commit, "round %d", i+1)
+		require.Equal(t, model.rows(t), dump(t, reopen(t, fsys)), "round %d", i+1)
+		_, live := liveEntriesOf(t, reopen(t, fsys))
+		found := false
+		for _, e := range live {
+			require.NotZero(t, e.File.Level, "round %d: level-0 file %s left", i+1, e.File.FileName)
+			found = found || e.File.FileName == topFile.FileName
+		}
+		require.True(t, found, "round %d: the highest level's file is not rewritten", i+1)
+		require.NotEmpty(t, dvPositions(t, reopen(t, fsys))[topFile.FileName], "round %d", i+1)
+	}
 	relCheckClean(t, fsys, "db.db/t")
 	res, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
 	require.NoError(t, err)
 	require.NotNil(t, res.Commit)
 	require.Equal(t, model.rows(t), dump(t, reopen(t, fsys)))
+	require.Empty(t, dvPositions(t, reopen(t, fsys)))
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,14 +23,21 @@ import (
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
-// The writer of TestWriterAndCompactorProcesses.
-const (
-	wcCommits = 60
-	wcRows    = 20
-)
+// The writer of TestWriterAndCompactorProcesses commits wcCommits() times
+// wcRows rows.
+const wcRows = 20
+
+// wcCommits is 60, or PAIMON_WC_COMMITS for longer runs (the child
+// processes inherit it).
+func wcCommits() int {
+	if n, err := strconv.Atoi(os.Getenv("PAIMON_WC_COMMITS")); err == nil && n > 0 {
+		return n
+	}
+	return 60
+}
 
 // TestWriterAndCompactorProcesses runs a writer process committing 60
-// appends and a compactor process compacting the same table (by trigger,
+// (PAIMON_WC_COMMITS) appends and a compactor process compacting the same table (by trigger,
 // and every third run fully) until the writer is done, as a streaming
 // ingester next to Java's dedicated compaction job would (the table is
 // write-only, so the writer leaves compaction to the job). Every
@@ -48,13 +57,21 @@ func TestWriterAndCompactorProcesses(t *testing.T) {
 	// A primary-key table (id): each commit a level-0 run per bucket,
 	// merged by the compactor while the writer goes on.
 	t.Run("primary-key", func(t *testing.T) { testWriterAndCompactors(t, 1, true) })
+	// The same with changelog-producer = full-compaction: the compactor's
+	// full compactions write changelog files.
+	t.Run("primary-key-full-changelog", func(t *testing.T) {
+		testWriterAndCompactors(t, 1, true, "changelog-producer", "full-compaction")
+	})
 }
 
-func testWriterAndCompactors(t *testing.T, compactors int, pk bool) {
+func testWriterAndCompactors(t *testing.T, compactors int, pk bool, extra ...string) {
 	ctx := context.Background()
 	opts := map[string]string{
 		"bucket": "2", "bucket-key": "id", "write-only": "true",
 		"commit.max-retries": "10000", "commit.max-retry-wait": "100 ms",
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		opts[extra[i]] = extra[i+1]
 	}
 	var fsys fs.FS
 	if pk {
@@ -91,7 +108,7 @@ func testWriterAndCompactors(t *testing.T, compactors int, pk bool) {
 	}
 
 	tbl := reopen(t, fsys)
-	requireRows(t, render(t, rowsOf(0, wcCommits*wcRows, 3)), dump(t, tbl))
+	requireRows(t, render(t, rowsOf(0, wcCommits()*wcRows, 3)), dump(t, tbl))
 	ids, err := tbl.Meta().SnapshotIDs(ctx)
 	require.NoError(t, err)
 	compacts := 0
@@ -104,8 +121,28 @@ func testWriterAndCompactors(t *testing.T, compactors int, pk bool) {
 	}
 	t.Logf("%d snapshots, %d of them compactions; %d compactions lost a race", len(ids), compacts,
 		strings.Count(cout.String(), "lost to the other compactor"))
-	require.GreaterOrEqual(t, len(ids)-compacts, wcCommits)
+	require.GreaterOrEqual(t, len(ids)-compacts, wcCommits())
 	require.GreaterOrEqual(t, compacts, 3, "compactor:\n%s", cout.String())
+	if opts["changelog-producer"] == "full-compaction" {
+		// After one more full compaction, the changelog of every
+		// snapshot, replayed, gives the table's rows: no change lost or
+		// doubled by the races.
+		_, err := compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
+		require.NoError(t, err)
+		tbl := reopen(t, fsys)
+		last, _, err := tbl.Meta().LatestSnapshotID(ctx)
+		require.NoError(t, err)
+		state := map[string]string{}
+		for id := int64(1); id <= last; id++ {
+			replayChangelog(t, tbl, id, state)
+		}
+		var got []string
+		for _, r := range state {
+			got = append(got, r)
+		}
+		sort.Strings(got)
+		requireRows(t, dump(t, tbl), got)
+	}
 	relCheckClean(t, fsys, "db.db/t")
 }
 
@@ -132,7 +169,7 @@ func TestWriterCompactorProcess(t *testing.T) {
 		w, err := tbl.NewWriter(nil)
 		require.NoError(t, err)
 		defer w.Close(ctx)
-		for i := range wcCommits {
+		for i := range wcCommits() {
 			rec, err := testtable.BuildRecord(memory.DefaultAllocator, writeFields, rowsOf(i*wcRows, (i+1)*wcRows, 3))
 			require.NoError(t, err)
 			require.NoError(t, w.Write(ctx, rec))

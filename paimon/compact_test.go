@@ -295,7 +295,7 @@ func TestCompactPartitionFilter(t *testing.T) {
 func TestCompactSchemaEvolution(t *testing.T) {
 	tbl, fsys := newWriteTable(t, false, nil)
 	writeCommits(t, tbl, rowsOf(0, 50, 1), 5)
-	_, err := paimon.AlterTable(context.Background(), fsys, "db.db/t", paimon.AddColumn{FieldNames: []string{"extra"}, Type: schema.IntType()})
+	_, err := alterTable(context.Background(), fsys, "db.db/t", paimon.AddColumn{FieldNames: []string{"extra"}, Type: schema.IntType()})
 	require.NoError(t, err)
 	// The table object still has the old schema: Compact uses the latest.
 	res, err := compactTable(t, tbl, nil)
@@ -375,7 +375,7 @@ func TestCompactRefused(t *testing.T) {
 		// Primary-key tables compact (TestCompactPrimaryKey) except what
 		// TestCompactPrimaryKeyRefused lists, postpone buckets among them.
 		fsys := memfs.New(nil)
-		sc, err := paimon.NewSchemaBuilder().Column("id", schema.BigIntType().NotNull()).Column("v", schema.StringType()).
+		sc, err := schema.NewSchemaBuilder().Column("id", schema.BigIntType().NotNull()).Column("v", schema.StringType()).
 			PrimaryKey("id").Option("bucket", "-2").Build()
 		require.NoError(t, err)
 		tbl, err := paimon.CreateTable(ctx, fsys, "db.db/t", sc)

@@ -28,12 +28,12 @@ func fieldIDs(fields []schema.DataField) map[string]int {
 	return ids
 }
 
-func TestParseSchemaJSON(t *testing.T) {
+func TestDecodeSchemaCreates(t *testing.T) {
 	tests := []struct {
 		name    string
 		json    string
 		wantIDs map[string]int
-		check   func(t *testing.T, s *paimon.Schema)
+		check   func(t *testing.T, s *schema.Schema)
 		wantErr string
 	}{
 		{
@@ -41,7 +41,7 @@ func TestParseSchemaJSON(t *testing.T) {
 			json: `{"fields":[{"id":0,"name":"k","type":"STRING NOT NULL"},{"id":5,"name":"n","type":"INT"}],
 				"partitionKeys":[],"primaryKeys":[],"options":{"bucket":"3","bucket-key":"k"},"comment":null}`,
 			wantIDs: map[string]int{"k": 0, "n": 5},
-			check: func(t *testing.T, s *paimon.Schema) {
+			check: func(t *testing.T, s *schema.Schema) {
 				require.Nil(t, s.Comment)
 				require.Equal(t, map[string]string{"bucket": "3", "bucket-key": "k"}, s.Options)
 			},
@@ -53,7 +53,7 @@ func TestParseSchemaJSON(t *testing.T) {
 					{"name":"y","type":{"type":"ROW","fields":[{"name":"p","type":"INT"}]}}]}},
 				{"name":"c","type":"STRING","description":"the c"}]}`,
 			wantIDs: map[string]int{"a": 0, "b": 1, "b.x": 2, "b.y.p": 3, "b.y": 4, "c": 5},
-			check: func(t *testing.T, s *paimon.Schema) {
+			check: func(t *testing.T, s *schema.Schema) {
 				require.Equal(t, "the c", *s.Fields[2].Description)
 				require.Empty(t, s.PrimaryKeys)
 			},
@@ -62,7 +62,7 @@ func TestParseSchemaJSON(t *testing.T) {
 			name:    "key options move into the key lists, primary-key columns become NOT NULL",
 			json:    `{"fields":[{"id":0,"name":"id","type":"INT"},{"id":1,"name":"p","type":"STRING"}],"options":{"primary-key":" id , p","partition":"p","bucket":2,"x":true}}`,
 			wantIDs: map[string]int{"id": 0, "p": 1},
-			check: func(t *testing.T, s *paimon.Schema) {
+			check: func(t *testing.T, s *schema.Schema) {
 				require.Equal(t, []string{"id", "p"}, s.PrimaryKeys)
 				require.Equal(t, []string{"p"}, s.PartitionKeys)
 				require.Equal(t, map[string]string{"bucket": "2", "x": "true"}, s.Options)
@@ -80,9 +80,9 @@ func TestParseSchemaJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := paimon.ParseSchemaJSON([]byte(tt.json))
+			s, err := schema.DecodeSchema([]byte(tt.json))
 			if tt.wantErr != "" {
-				require.ErrorIs(t, err, paimon.ErrInvalidSchema)
+				require.ErrorIs(t, err, schema.ErrInvalidSchema)
 				require.ErrorContains(t, err, tt.wantErr)
 				return
 			}
@@ -98,7 +98,7 @@ func TestParseSchemaJSON(t *testing.T) {
 func TestSchemaBuilder(t *testing.T) {
 	ctx := context.Background()
 	inner := schema.RowType(schema.NewField(99, "p", schema.IntType()))
-	s, err := paimon.NewSchemaBuilder().
+	s, err := schema.NewSchemaBuilder().
 		Column("a", schema.IntType()).
 		Column("b", schema.RowType(schema.NewField(7, "x", schema.IntType()), schema.NewField(7, "y", inner))).
 		ColumnWithDescription("c", schema.StringType(), "cc").
@@ -119,14 +119,14 @@ func TestSchemaBuilder(t *testing.T) {
 	require.Equal(t, []string{"a"}, tbl.PrimaryKeys())
 
 	// AssignFieldIDs numbers a literal the same way.
-	lit := paimon.AssignFieldIDs([]schema.DataField{{Name: "a", Type: schema.IntType()}, {Name: "b", Type: inner}})
+	lit := schema.AssignFieldIDs([]schema.DataField{{Name: "a", Type: schema.IntType()}, {Name: "b", Type: inner}})
 	require.Equal(t, map[string]int{"a": 0, "b": 1, "b.p": 2}, fieldIDs(lit))
 }
 
 func TestCreateTableWritesSchemaZero(t *testing.T) {
 	ctx := context.Background()
 	fsys := memfs.New(nil)
-	s := &paimon.Schema{
+	s := &schema.Schema{
 		Fields:  []schema.DataField{schema.NewField(0, "id", schema.IntType()), schema.NewField(1, "v", schema.StringType())},
 		Options: map[string]string{"primary-key": "id", "bucket": "1"},
 	}
@@ -163,7 +163,7 @@ func TestCreateTableConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range writers {
 		wg.Go(func() {
-			s, err := paimon.NewSchemaBuilder().Column(fmt.Sprintf("c%d", i), schema.IntType()).Build()
+			s, err := schema.NewSchemaBuilder().Column(fmt.Sprintf("c%d", i), schema.IntType()).Build()
 			if err == nil {
 				_, err = paimon.CreateTable(ctx, fsys, "t", s)
 			}
@@ -251,7 +251,7 @@ func TestCreateTableValidation(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := paimon.ParseSchemaJSON([]byte(tt.json))
+			s, err := schema.DecodeSchema([]byte(tt.json))
 			require.NoError(t, err)
 			fsys := memfs.New(nil)
 			_, err = paimon.CreateTable(ctx, fsys, "t", s)

@@ -473,7 +473,7 @@ func (r *splitReader) readUnion(ctx context.Context, sp *Split, group []*manifes
 				rec = next
 			}
 			pos += n
-			out, err := r.finish(rec)
+			out, err := r.finish(ctx, rec)
 			if err != nil {
 				yield(nil, err)
 				return
@@ -526,9 +526,17 @@ func groupDeletionVector(g []*manifest.DataFileMeta, dvs map[string]*index.Delet
 	return dvs[anchor.FileName], nil
 }
 
-// readBunch reads fields from the files of a field bunch one after the
-// other: a data file alone, or the BLOB files of one column in row-id order.
+// readBunch reads fields from the files of a field bunch: a data file
+// alone; the BLOB files of one column one after the other when they share
+// one maximum sequence number (Java's sequentialReadOptimize); else the
+// BLOB files of several writes of the column, each row's value from the
+// newest file that holds one (readBlobFallback).
 func (r *splitReader) readBunch(ctx context.Context, sp *Split, bunch []*manifest.DataFileMeta, fields []schema.DataField) iter.Seq2[arrow.RecordBatch, error] {
+	if len(bunch) > 1 && slices.ContainsFunc(bunch, func(f *manifest.DataFileMeta) bool {
+		return f.MaxSequenceNumber != bunch[0].MaxSequenceNumber
+	}) {
+		return r.readBlobFallback(ctx, sp, bunch, fields)
+	}
 	return func(yield func(arrow.RecordBatch, error) bool) {
 		for _, f := range bunch {
 			for rec, err := range r.readFileFields(ctx, sp, f, nil, fields, false) {
@@ -542,23 +550,24 @@ func (r *splitReader) readBunch(ctx context.Context, sp *Split, bunch []*manifes
 
 // fieldBunches splits a row-id group (ordered by evolutionGroups) into the
 // bunches its columns are read from, in the order a column is looked up:
-// each data file alone, then per BLOB column the BLOB files that cover the
-// group's rows in row-id order. Of BLOB files of one column that overlap,
-// the newest is read (a rewrite); the others must be older. It mirrors Java
-// DataEvolutionSplitRead.splitFieldBunches and SpecialFieldBunch.add.
+// each data file alone, then per BLOB column all its BLOB files, by first
+// row id and newest first. It mirrors Java 2.0.0's
+// DataEvolutionSplitRead.splitFieldBunches and BlobFileBunch: the files of
+// one maximum sequence number (one write) must not overlap, and together
+// the files must cover one contiguous range of row ids, the data files' when
+// the group has any. Java 1.4.2 (SpecialFieldBunch) read only the newest of
+// overlapping files and failed where it covered fewer rows; 2.0.0 falls back
+// to older files for rows a newer one does not hold (placeholders and
+// gaps), which gives 1.4.2's rows wherever 1.4.2 reads the table.
 func (st *scanState) fieldBunches(ctx context.Context, group []*manifest.DataFileMeta) ([][]*manifest.DataFileMeta, error) {
-	type blobBunch struct {
-		files                                []*manifest.DataFileMeta
-		latestFirst, expectedNext, latestSeq int64
-	}
 	var out [][]*manifest.DataFileMeta
-	blobs := map[int]*blobBunch{}
+	blobs := map[int][]*manifest.DataFileMeta{}
 	var blobIDs []int
-	var dataFirst *int64
+	var data *manifest.DataFileMeta
 	for _, f := range group {
 		if !isBlobFile(f.FileName) {
 			out = append(out, []*manifest.DataFileMeta{f})
-			dataFirst = f.FirstRowID
+			data = f
 			continue
 		}
 		ids, err := st.fileFieldIDs(ctx, f)
@@ -572,37 +581,61 @@ func (st *scanState) fieldBunches(ctx context.Context, group []*manifest.DataFil
 		for k := range ids {
 			id = k
 		}
-		b := blobs[id]
-		if b == nil {
-			b = &blobBunch{latestFirst: -1}
-			blobs[id] = b
+		if _, ok := blobs[id]; !ok {
 			blobIDs = append(blobIDs, id)
 		}
-		first := *f.FirstRowID
-		if len(b.files) > 0 {
-			if first < b.expectedNext {
-				// An older file for rows a newer one already covers.
-				if f.MaxSequenceNumber >= b.latestSeq {
-					return nil, fmt.Errorf("%w: BLOB files %s and %s overlap in row ids without the later one being older",
-						ErrCorrupt, b.files[len(b.files)-1].FileName, f.FileName)
-				}
-				continue
-			}
-			if first > b.expectedNext {
-				return nil, fmt.Errorf("%w: BLOB file %s starts at row id %d, the previous one ends before %d",
-					ErrCorrupt, f.FileName, first, b.expectedNext)
-			}
-		} else if dataFirst != nil && first != *dataFirst {
-			return nil, fmt.Errorf("%w: BLOB file %s starts at row id %d, its data file at %d", ErrCorrupt, f.FileName, first, *dataFirst)
-		}
-		b.files = append(b.files, f)
-		b.latestFirst, b.expectedNext, b.latestSeq = first, first+f.RowCount, f.MaxSequenceNumber
+		blobs[id] = append(blobs[id], f)
 	}
 	slices.Sort(blobIDs)
 	for _, id := range blobIDs {
-		out = append(out, blobs[id].files)
+		files := blobs[id]
+		if err := checkBlobBunch(files, data); err != nil {
+			return nil, err
+		}
+		out = append(out, files)
 	}
 	return out, nil
+}
+
+// checkBlobBunch checks the BLOB files of one column of a row-id group
+// (sorted by first row id, newest first) as Java 2.0.0's BlobFileBunch and
+// BlobFallbackRecordReader do: files of one maximum sequence number do not
+// overlap, and the files cover one contiguous range of row ids, the data
+// file's when there is one.
+func checkBlobBunch(files []*manifest.DataFileMeta, data *manifest.DataFileMeta) error {
+	lastOfSeq := map[int64]*manifest.DataFileMeta{}
+	var from, to int64
+	for i, f := range files {
+		lo, hi, err := rowIDRange(f)
+		if err != nil {
+			return err
+		}
+		if prev := lastOfSeq[f.MaxSequenceNumber]; prev != nil && *prev.FirstRowID+prev.RowCount > lo {
+			return fmt.Errorf("%w: BLOB files %s and %s of one write (sequence number %d) overlap in row ids",
+				ErrCorrupt, prev.FileName, f.FileName, f.MaxSequenceNumber)
+		}
+		lastOfSeq[f.MaxSequenceNumber] = f
+		switch {
+		case i == 0:
+			from, to = lo, hi
+		case lo > to+1:
+			return fmt.Errorf("%w: BLOB file %s starts at row id %d, the files before it end at %d",
+				ErrCorrupt, f.FileName, lo, to)
+		default:
+			to = max(to, hi)
+		}
+	}
+	if data != nil {
+		dlo, dhi, err := rowIDRange(data)
+		if err != nil {
+			return err
+		}
+		if from != dlo || to != dhi {
+			return fmt.Errorf("%w: BLOB files from %s cover row ids %d-%d, their data file %s %d-%d",
+				ErrCorrupt, files[0].FileName, from, to, data.FileName, dlo, dhi)
+		}
+	}
+	return nil
 }
 
 // splitRows is the number of rows a split holds before deletion vectors and

@@ -59,3 +59,36 @@ func TestEvolutionGroupsRefuseMisalignedFiles(t *testing.T) {
 	require.ErrorIs(t, err, ErrCorrupt)
 	require.ErrorContains(t, err, "no first row id")
 }
+
+// TestCheckBlobBunch checks the BLOB files of one column of a row-id group
+// as Java 2.0.0's BlobFileBunch and BlobFallbackRecordReader do: several
+// writes may overlap (a later one falls back on earlier ones), the files of
+// one write may not, and together they cover the data file's row ids
+// without a hole.
+func TestCheckBlobBunch(t *testing.T) {
+	data := deFile("d.parquet", 0, 6, 1)
+	bunch := func(files ...manifest.DataFileMeta) []*manifest.DataFileMeta {
+		out := make([]*manifest.DataFileMeta, len(files))
+		for i := range files {
+			out[i] = &files[i]
+		}
+		return out
+	}
+	// Sorted by first row id, newest first (evolutionGroups' order).
+	ok := bunch(deFile("u1.blob", 0, 3, 3), deFile("a.blob", 0, 2, 1), deFile("u0.blob", 0, 6, 2),
+		deFile("b.blob", 2, 4, 1))
+	require.NoError(t, checkBlobBunch(ok, &data))
+	require.NoError(t, checkBlobBunch(ok, nil))
+
+	err := checkBlobBunch(bunch(deFile("a.blob", 0, 3, 1), deFile("b.blob", 2, 4, 1)), &data)
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.ErrorContains(t, err, "overlap")
+
+	err = checkBlobBunch(bunch(deFile("a.blob", 0, 2, 1), deFile("b.blob", 3, 3, 1)), &data)
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.ErrorContains(t, err, "b.blob starts at row id 3")
+
+	err = checkBlobBunch(bunch(deFile("a.blob", 0, 2, 1), deFile("u.blob", 1, 3, 2)), &data)
+	require.ErrorIs(t, err, ErrCorrupt)
+	require.ErrorContains(t, err, "cover row ids 0-3")
+}

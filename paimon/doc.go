@@ -26,7 +26,7 @@
 // statistics, files by partition value, by bucket when the filter fixes the
 // bucket key (Java BucketSelector), and by min/max/null-count statistics
 // written under any older schema (mapped by field id), and on append tables
-// by the bloom-filter and bitmap file indexes Java embeds in the manifest
+// by the file indexes (bloom-filter, bitmap, bsi, range-bitmap) embedded in the manifest
 // (a separate .index file is tested when its data file is read; see
 // file_index.go) — and packs the rest
 // into Splits per partition and bucket (Java AppendOnlySplitGenerator).
@@ -61,8 +61,21 @@
 // files covering its row id, each column from the newest file that wrote it
 // (Java DataEvolutionSplitRead; see data_evolution.go). BLOB columns of
 // such tables are read from their .blob files (format/blobfile) as Arrow
-// large_binary; BLOB columns stored as descriptors (blob-descriptor-field,
-// blob-as-descriptor) are refused. Writes to such tables are refused.
+// large_binary, a value a later partial write of the column left as a
+// placeholder (Java 2.0.0) taken from the newest older file that holds it
+// (blob_fallback.go); blob-as-descriptor tables read the same (the option
+// only changes what engines show); BLOB columns stored as descriptors in the
+// data files (blob-descriptor-field) return the bytes the descriptors name,
+// fetched through TableOptions.BlobOpener (blob_descriptor.go).
+//
+// Writes to such tables: appends get their row ids at commit, as Java's
+// commit assigns them (row_tracking_commit.go; a retried commit numbers
+// its files again from the new latest snapshot); BLOB columns go to .blob
+// files beside the data file (internal/datafile/blob.go); ColumnUpdate
+// (Table.NewColumnUpdate) updates some columns of existing rows by _ROW_ID,
+// as pypaimon's update_by_arrow_with_row_id does, writing one file per
+// row-id group it touches (column_update.go). Compaction of such tables is
+// refused.
 //
 // # Concurrency and memory
 //
@@ -72,23 +85,32 @@
 // Limit reads one split at a time. WithWorkers(n) sets the pool's size,
 // WithUnordered yields batches as they are ready, WithWorkers(1) reads on
 // one background goroutine a few batches ahead of the consumer, and a
-// negative count reads on the consumer's goroutine. A primary-key
+// negative count reads on the consumer's goroutine. In order, the workers
+// on splits the consumer has not reached keep reading into a shared
+// look-ahead budget (WithReadAheadBytes, DefaultReadAheadBytes = 128 MiB of
+// Arrow buffers), so the default read is about as fast as an unordered
+// one instead of waiting for the consumer split by split. A primary-key
 // merge decodes each sorted run ahead of the merge on a goroutine of its own
 // (WithReadAhead), so that decoding and merging overlap. Memory stays
-// bounded by batches, never by files: each worker and each sorted run holds
-// at most a few batches. TableOptions.ManifestCache keeps decoded manifests
+// bounded, never growing with files or rows: a parallel read holds at most
+// the look-ahead budget plus about three batches per worker, and each
+// sorted run of a merge holds ReadAhead batches more. TableOptions.ManifestCache keeps decoded manifests
 // across the plans of one Table. The figures against Java Paimon, pypaimon
 // and paimon-rust are in bench/RESULTS.md.
 //
 // # Creating and altering tables
 //
-// CreateTable writes schema/schema-0 of a new table from a Schema (built with
-// NewSchemaBuilder or parsed from Paimon's schema JSON by ParseSchemaJSON),
-// validated as Java's SchemaValidation does; AlterTable applies
+// A table definition is a schema.Schema of package format/schema, made one
+// of three ways that all fit every CreateTable: schema.NewSchemaBuilder,
+// schema.DecodeSchema (Paimon's schema JSON, as `paimon table create
+// --schema` reads it) or a literal. CreateTable writes schema/schema-0 from
+// it, validated as Java's SchemaValidation does; Table.Alter applies
 // SchemaChanges by writing the next schema file, refusing what Java's
-// SchemaManager refuses. Both files are byte-identical to Java's (apart from
-// the time) and are created only if absent, so concurrent DDL never
-// overwrites. Catalogs expose the same through catalog.DDL.
+// SchemaManager refuses. Both files are byte-identical to Java's (apart
+// from the time, options in Java's HashMap order) and are created only if
+// absent, so concurrent DDL never overwrites. Catalogs expose the same
+// through catalog.DDL, whose CreateTable takes the same schema.Schema and
+// whose AlterTable loads the table and calls Table.Alter.
 //
 // # Writing and committing
 //

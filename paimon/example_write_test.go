@@ -49,7 +49,7 @@ func ExampleTable_NewWriter() {
 		panic(err)
 	}
 
-	s, err := paimon.NewSchemaBuilder().
+	s, err := schema.NewSchemaBuilder().
 		Column("id", schema.BigIntType().NotNull()).
 		Column("name", schema.StringType()).
 		Build()
@@ -116,7 +116,7 @@ func ExampleTableCommit_FilterCommitted() {
 	if err != nil {
 		panic(err)
 	}
-	s := &paimon.Schema{Fields: paimon.AssignFieldIDs([]schema.DataField{
+	s := &schema.Schema{Fields: schema.AssignFieldIDs([]schema.DataField{
 		{Name: "v", Type: schema.IntType()},
 	})}
 	tbl, err := paimon.CreateTable(ctx, fsys, "db.db/t", s)
@@ -195,7 +195,7 @@ func ExampleTable_NewWriter_primaryKey() {
 	if err != nil {
 		panic(err)
 	}
-	s, err := paimon.NewSchemaBuilder().
+	s, err := schema.NewSchemaBuilder().
 		Column("id", schema.BigIntType()).
 		Column("name", schema.StringType()).
 		PrimaryKey("id").
@@ -259,30 +259,4 @@ func ExampleTable_NewWriter_primaryKey() {
 	// Output:
 	// primary key: [id] column id: BIGINT NOT NULL
 	// [1 anna 3 cy]
-}
-
-// SchemaBuilder numbers the columns as Java's Schema.Builder does, nested
-// fields after their column.
-func ExampleNewSchemaBuilder() {
-	s, err := paimon.NewSchemaBuilder().
-		Column("dt", schema.DateType()).
-		Column("user", schema.RowType(
-			schema.NewField(0, "id", schema.BigIntType()),
-			schema.NewField(0, "email", schema.StringType()))).
-		Column("amount", schema.DecimalType(10, 2)).
-		PartitionKeys("dt").
-		Option("file.format", "avro").
-		Build()
-	if err != nil {
-		panic(err)
-	}
-	for _, f := range s.Fields {
-		fmt.Println(f.ID, f.Name, f.Type)
-	}
-	fmt.Println(s.PartitionKeys, s.Options)
-	// Output:
-	// 0 dt DATE
-	// 1 user ROW<`id` BIGINT, `email` STRING>
-	// 4 amount DECIMAL(10, 2)
-	// [dt] map[file.format:avro]
 }

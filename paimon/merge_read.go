@@ -43,6 +43,7 @@ func (r *splitReader) mergeSplit(ctx context.Context, sp *Split, dvs map[string]
 		BatchSize:          r.scan.spec.BatchSize,
 		Allocator:          r.mem,
 		ReadAhead:          r.scan.spec.ReadAhead,
+		LookupHighLevel:    mc.lookup,
 	}
 	switch {
 	case opts.ReadAhead == 0:
@@ -61,7 +62,7 @@ func (r *splitReader) mergeSplit(ctx context.Context, sp *Split, dvs map[string]
 			yield(nil, err)
 			return false
 		}
-		out, err := r.finish(cur)
+		out, err := r.finish(ctx, cur)
 		if err != nil {
 			yield(nil, err)
 			return false
@@ -78,6 +79,10 @@ type mergeConfig struct {
 	factory   mergefunc.Factory
 	seqFields []int
 	seqDesc   bool
+	// lookup is Java's LookupMergeFunction wrapping of the engine
+	// (PrimaryKeyFileStoreTable: CoreOptions.needLookup, except
+	// first-row): see mergetree.Options.LookupHighLevel.
+	lookup bool
 }
 
 func (st *scanState) mergeConfig() (*mergeConfig, error) {
@@ -93,6 +98,10 @@ func (st *scanState) mergeConfig() (*mergeConfig, error) {
 			return
 		}
 		if mc.seqDesc, err = mergefunc.SequenceDescending(st.schema); err != nil {
+			st.mergeErr = err
+			return
+		}
+		if mc.lookup, err = mergefunc.LookupMerge(st.schema); err != nil {
 			st.mergeErr = err
 			return
 		}

@@ -37,7 +37,7 @@ func checkOptions(ts *schema.TableSchema, op coreoptions.Op, table string) error
 // and silently do nothing, in Java as here. Keys in custom pass (options
 // stored for another system or an application). The error wraps
 // ErrInvalidOption. Call it before catalog.DDL's CreateTable (on the
-// schema's Options) or AlterTable (on the keys of SetOption changes); the
+// schema's Options) or Table.Alter (on the keys of SetOption changes); the
 // catalog itself accepts any key, as Java's does, so that tables made
 // elsewhere stay alterable. The command's table create and table alter
 // call it, with --custom-option as the escape.

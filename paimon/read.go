@@ -219,7 +219,7 @@ func (r *splitReader) readFileFields(ctx context.Context, sp *Split, f *manifest
 				}
 				continue
 			}
-			out, err := r.finish(rec)
+			out, err := r.finish(ctx, rec)
 			if err != nil {
 				yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
 				return
@@ -401,7 +401,7 @@ func applyMapping(rec arrow.RecordBatch, mapping *evolution.Mapping, fill *rowTr
 
 // finish applies the residual filter to a batch of readFields and projects
 // the output columns. It owns rec.
-func (r *splitReader) finish(cur arrow.RecordBatch) (arrow.RecordBatch, error) {
+func (r *splitReader) finish(ctx context.Context, cur arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if r.st.residual != nil {
 		next, err := r.st.residual.Filter(cur, r.mem)
 		cur.Release()
@@ -412,7 +412,10 @@ func (r *splitReader) finish(cur arrow.RecordBatch) (arrow.RecordBatch, error) {
 	}
 	out, err := r.st.projectBatch(cur, r.mem)
 	cur.Release()
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return r.resolveDescriptors(ctx, out)
 }
 
 // projectBatch selects the output columns of a batch of readFields.

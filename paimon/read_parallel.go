@@ -8,27 +8,186 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // splitBuffer is how many batches a worker may have read ahead of the
-// consumer per split, the bound on a parallel read's memory beyond the
-// batches being decoded: Workers × (splitBuffer + 1) batches.
+// consumer on the split the consumer is taking (in order) or per worker in
+// the shared channel (unordered). Splits further ahead are bounded by the
+// read-ahead byte budget instead (ScanSpec.ReadAheadBytes).
 const splitBuffer = 2
+
+// DefaultReadAheadBytes is the ReadAheadBytes of a ScanSpec that sets none:
+// the Arrow buffer bytes that the workers of an ordered parallel read may
+// hold, together, in batches of splits the consumer has not reached yet.
+// Without it the read was nearly sequential: the worker on the next split
+// filled its two batches and waited while the consumer drained the
+// current split. A worker ahead keeps reading until the consumer reaches
+// its split only if the budget holds about one split's batches: the
+// benchmark suite's full-scale splits decode to 118-131 MiB (2M rows of
+// seven columns), and with two workers a 128 MiB budget makes the ordered
+// read as fast as an unordered one in a model of the suite's reads, while
+// 64 MiB leaves pk-dv about 20% slower.
+const DefaultReadAheadBytes int64 = 128 << 20
 
 // readItem is a batch or an error travelling from a worker to the consumer.
 type readItem struct {
-	rec arrow.RecordBatch
-	err error
+	rec  arrow.RecordBatch
+	err  error
+	size int64 // Arrow buffer bytes of rec, counted against the budget
+}
+
+// orderedBuffer holds the batches that the workers of an ordered parallel
+// read have read and the consumer has not taken yet, a queue per split.
+// Splits are taken in plan order: the consumer drains the queue of its
+// head split, then moves to the next. A worker may queue a batch when
+//   - its queue is empty (each worker always has one batch in flight, so
+//     the read progresses even when one batch exceeds the budget), or
+//   - its split is the head and holds fewer than splitBuffer batches (the
+//     consumer is taking it now: more would not help), or
+//   - its split is ahead of the head and the bytes queued stay within
+//     limit (the look-ahead budget that keeps later workers busy while
+//     the consumer drains an earlier split: without it, as with a fixed
+//     two batches per split, the read was almost sequential).
+//
+// So the batches held never exceed limit plus one batch per worker and
+// splitBuffer batches of the head, and no worker waits forever: the head's
+// worker can always queue once its queue has room, and the consumer always
+// drains the head.
+type orderedBuffer struct {
+	mu       sync.Mutex
+	workers  sync.Cond // a queue shrank, the head moved or the read stopped
+	consumer sync.Cond // a batch arrived or a split ended
+	queues   []splitQueue
+	head     int   // the split the consumer is taking
+	held     int64 // bytes queued in all splits
+	limit    int64
+	failed   int  // the first split that yielded an error; len(queues) when none
+	stopped  bool // the consumer stopped: workers drop what they read
+}
+
+type splitQueue struct {
+	items []readItem
+	ended bool
+}
+
+func newOrderedBuffer(splits int, limit int64) *orderedBuffer {
+	b := &orderedBuffer{queues: make([]splitQueue, splits), limit: limit, failed: splits}
+	b.workers.L = &b.mu
+	b.consumer.L = &b.mu
+	return b
+}
+
+// put queues it for split i, waiting for room; it owns it.rec. It returns
+// whether the worker should go on reading split i.
+func (b *orderedBuffer) put(i int, it readItem) bool {
+	if it.rec != nil {
+		it.size = batchBytes(it.rec)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := &b.queues[i]
+	for !b.stopped && len(q.items) > 0 && !b.room(i, it.size) {
+		b.workers.Wait()
+	}
+	if b.stopped {
+		if it.rec != nil {
+			it.rec.Release()
+		}
+		return false
+	}
+	q.items = append(q.items, it)
+	b.held += it.size
+	if it.err != nil {
+		b.failed = min(b.failed, i)
+	}
+	if i == b.head {
+		b.consumer.Signal()
+	}
+	return it.err == nil
+}
+
+// room reports whether split i, which holds a batch already, may queue
+// one more of size bytes.
+func (b *orderedBuffer) room(i int, size int64) bool {
+	if i == b.head {
+		return len(b.queues[i].items) < splitBuffer
+	}
+	return b.held+size <= b.limit
+}
+
+// end marks split i read (or abandoned).
+func (b *orderedBuffer) end(i int) {
+	b.mu.Lock()
+	b.queues[i].ended = true
+	if i == b.head {
+		b.consumer.Signal()
+	}
+	b.mu.Unlock()
+}
+
+// skip reports whether a worker should not start split i: the consumer
+// stopped, or an earlier split failed, so its batches would never be taken.
+func (b *orderedBuffer) skip(i int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stopped || i > b.failed
+}
+
+// take returns the next item of the head split, waiting for it; ok is
+// false when the head split has ended and is empty, and then the head
+// moves to the next split.
+func (b *orderedBuffer) take() (readItem, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := &b.queues[b.head]
+	for len(q.items) == 0 && !q.ended {
+		b.consumer.Wait()
+	}
+	if len(q.items) == 0 {
+		b.head++
+		b.workers.Broadcast() // the new head's worker may have room now
+		return readItem{}, false
+	}
+	it := q.items[0]
+	q.items[0] = readItem{}
+	q.items = q.items[1:]
+	b.held -= it.size
+	b.workers.Broadcast()
+	return it, true
+}
+
+// stop makes every worker drop what it reads and stop waiting for room.
+func (b *orderedBuffer) stop() {
+	b.mu.Lock()
+	b.stopped = true
+	b.workers.Broadcast()
+	b.mu.Unlock()
+}
+
+// release frees every batch still queued; the workers must have returned.
+func (b *orderedBuffer) release() {
+	for i := range b.queues {
+		for _, it := range b.queues[i].items {
+			if it.rec != nil {
+				it.rec.Release()
+			}
+		}
+		b.queues[i].items = nil
+	}
+	b.held = 0
 }
 
 // readSplitsParallel reads splits with s.spec.Workers goroutines, each
 // taking the next unread split, like Java's parallel readers (Flink's and
 // Spark's source tasks) read one split per task. In order (the default) the
-// consumer takes split after split, each from its own bounded channel; a
-// worker blocks when its split's channel is full, so at most Workers splits
-// are in flight. Unordered, batches come out of one channel as they are
-// read. The limit is applied here, to the batches the consumer takes; each
-// worker also stops its own split at the limit.
+// consumer takes split after split from an orderedBuffer, whose byte budget
+// (ScanSpec.ReadAheadBytes) lets the workers on later splits read ahead
+// while the consumer drains an earlier one; a split after one that failed
+// is not started. Unordered, batches come out of one bounded channel as
+// they are read. The limit is applied here, to the batches the consumer
+// takes; each worker also stops its own split at the limit.
 //
 // When the consumer stops, or an error ends the read, the workers are told
 // to stop, waited for, and every batch they had read ahead is released:
@@ -37,79 +196,6 @@ func (s *Scan) readSplitsParallel(ctx context.Context, st *scanState, splits []S
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers = min(workers, len(splits))
-	ordered := !s.spec.Unordered
-	var chans []chan readItem
-	if ordered {
-		chans = make([]chan readItem, len(splits))
-		for i := range chans {
-			chans[i] = make(chan readItem, splitBuffer)
-		}
-	} else {
-		chans = []chan readItem{make(chan readItem, workers*splitBuffer)}
-	}
-	done := make(chan struct{})
-	var (
-		next atomic.Int64
-		wg   sync.WaitGroup
-	)
-	send := func(ch chan readItem, it readItem) bool {
-		select {
-		case ch <- it:
-			return it.err == nil
-		case <-done:
-			if it.rec != nil {
-				it.rec.Release()
-			}
-			return false
-		}
-	}
-	worker := func() {
-		defer wg.Done()
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= len(splits) {
-				return
-			}
-			select {
-			case <-done:
-				if ordered {
-					close(chans[i])
-				}
-				continue // close the channels of the splits left
-			default:
-			}
-			ch := chans[0]
-			if ordered {
-				ch = chans[i]
-			}
-			s.readOneSplit(ctx, st, &splits[i], func(rec arrow.RecordBatch, err error) bool {
-				return send(ch, readItem{rec, err})
-			})
-			if ordered {
-				close(ch)
-			}
-		}
-	}
-	wg.Add(workers)
-	for range workers {
-		go worker()
-	}
-	stop := func() {
-		close(done)
-		cancel()
-		wg.Wait()
-		for _, ch := range chans {
-			for {
-				it, ok := tryReceive(ch)
-				if !ok {
-					break
-				}
-				if it.rec != nil {
-					it.rec.Release()
-				}
-			}
-		}
-	}
 	lim := limiter{limit: s.spec.Limit}
 	take := func(it readItem) bool {
 		if it.err != nil {
@@ -122,34 +208,111 @@ func (s *Scan) readSplitsParallel(ctx context.Context, st *scanState, splits []S
 		}
 		return more
 	}
-	if ordered {
-		for _, ch := range chans {
-			for it := range ch {
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	if !s.spec.Unordered {
+		buf := newOrderedBuffer(len(splits), s.readAheadBytes())
+		worker := func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(splits) {
+					return
+				}
+				if !buf.skip(i) {
+					s.readOneSplit(ctx, st, &splits[i], func(rec arrow.RecordBatch, err error) bool {
+						return buf.put(i, readItem{rec: rec, err: err})
+					})
+				}
+				buf.end(i)
+			}
+		}
+		wg.Add(workers)
+		for range workers {
+			go worker()
+		}
+		defer func() {
+			buf.stop()
+			cancel()
+			wg.Wait()
+			buf.release()
+		}()
+		for range splits {
+			for {
+				it, ok := buf.take()
+				if !ok {
+					break
+				}
 				if !take(it) {
-					stop()
 					return
 				}
 			}
 		}
-		stop()
 		return
 	}
-	// Unordered: the channel closes once every worker is done.
+
+	ch := make(chan readItem, workers*splitBuffer)
+	done := make(chan struct{})
+	worker := func() {
+		defer wg.Done()
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(splits) {
+				return
+			}
+			select {
+			case <-done:
+				return
+			default:
+			}
+			s.readOneSplit(ctx, st, &splits[i], func(rec arrow.RecordBatch, err error) bool {
+				select {
+				case ch <- readItem{rec: rec, err: err}:
+					return err == nil
+				case <-done:
+					if rec != nil {
+						rec.Release()
+					}
+					return false
+				}
+			})
+		}
+	}
+	wg.Add(workers)
+	for range workers {
+		go worker()
+	}
+	// The channel closes once every worker is done.
 	go func() {
 		wg.Wait()
-		close(chans[0])
+		close(ch)
 	}()
-	for it := range chans[0] {
+	for it := range ch {
 		if !take(it) {
 			close(done)
 			cancel()
-			for it := range chans[0] { // closed by the goroutine above
+			for it := range ch { // closed by the goroutine above
 				if it.rec != nil {
 					it.rec.Release()
 				}
 			}
 			return
 		}
+	}
+}
+
+// readAheadBytes is the byte budget of an ordered parallel read
+// (ScanSpec.ReadAheadBytes).
+func (s *Scan) readAheadBytes() int64 {
+	switch n := s.spec.ReadAheadBytes; {
+	case n == 0:
+		return DefaultReadAheadBytes
+	case n < 0:
+		return 0
+	default:
+		return n
 	}
 }
 
@@ -184,17 +347,6 @@ func (s *Scan) readOneSplit(ctx context.Context, st *scanState, sp *Split, yield
 	r.readSplit(ctx, sp, yield)
 }
 
-// tryReceive takes an item from ch without blocking; ok is false when ch is
-// empty or closed.
-func tryReceive(ch chan readItem) (readItem, bool) {
-	select {
-	case it, ok := <-ch:
-		return it, ok
-	default:
-		return readItem{}, false
-	}
-}
-
 // limiter applies a scan's row limit to the batches a consumer takes.
 type limiter struct {
 	limit int64 // 0: none
@@ -221,4 +373,34 @@ func (l *limiter) apply(rec arrow.RecordBatch) (arrow.RecordBatch, bool) {
 	rec.Release()
 	l.taken = l.limit
 	return out, false
+}
+
+// batchBytes is the size of rec's Arrow buffers, each counted once (slices
+// of one batch share buffers). arrow/util.TotalRecordSize does the same but
+// would link protobuf reflection into the table core.
+func batchBytes(rec arrow.RecordBatch) int64 {
+	seen := map[*memory.Buffer]struct{}{}
+	var n int64
+	var add func(d arrow.ArrayData)
+	add = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b == nil {
+				continue
+			}
+			if _, ok := seen[b]; !ok {
+				seen[b] = struct{}{}
+				n += int64(b.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			add(c)
+		}
+		if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
+			add(dict)
+		}
+	}
+	for _, c := range rec.Columns() {
+		add(c.Data())
+	}
+	return n
 }

@@ -2,10 +2,13 @@ package paimon_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -146,7 +149,13 @@ func TestScanWorkersStopAndFail(t *testing.T) {
 		require.ErrorContains(t, err, sp.Files[0].FileName)
 		mem.AssertSize(t, 0)
 	}
-	// No worker (nor a read-ahead goroutine under it) outlives its read.
+	requireNoReadGoroutines(t)
+}
+
+// requireNoReadGoroutines checks that no worker (nor a read-ahead
+// goroutine under it) outlives its read.
+func requireNoReadGoroutines(t *testing.T) {
+	t.Helper()
 	leftover := func() string {
 		buf := make([]byte, 1<<20)
 		stacks := string(buf[:runtime.Stack(buf, true)])
@@ -159,6 +168,135 @@ func TestScanWorkersStopAndFail(t *testing.T) {
 	}
 	if !assert.Eventually(t, func() bool { return leftover() == "" }, 5*time.Second, 10*time.Millisecond) {
 		t.Logf("goroutines left running:\n%s", leftover())
+	}
+}
+
+// manySplitsTable writes a partitioned, bucketed append table of many
+// small splits through a CountingFS, whose fault hook the caller may set.
+func manySplitsTable(t *testing.T) (*paimon.Table, *fstest.CountingFS) {
+	t.Helper()
+	ctx := context.Background()
+	base, err := localfs.New(t.TempDir(), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { base.Close() })
+	cfs := fstest.NewCountingFS(base)
+	ts := &schema.TableSchema{Version: 3, Fields: writeFields, HighestFieldID: 3, PartitionKeys: []string{"dt"},
+		Options: map[string]string{"bucket": "2", "bucket-key": "id"}}
+	_, err = testtable.Create(ctx, cfs, "db.db/t", ts)
+	require.NoError(t, err)
+	tbl, err := paimon.OpenTable(ctx, cfs, "db.db/t", nil)
+	require.NoError(t, err)
+	write(t, tbl, newCommit(t, tbl, "u"), 1, rowsOf(0, 600, 7), 40)
+	return tbl, cfs
+}
+
+// TestScanReadAheadBudget reads in order with look-ahead budgets from none
+// to unbounded and batches from tiny to larger than any budget (one batch
+// per split): the rows are those of a sequential read, a consumer that
+// stops early leaves nothing allocated, and no goroutine is left.
+func TestScanReadAheadBudget(t *testing.T) {
+	tbl, _ := manySplitsTable(t)
+	want, err := scanLines(t, tbl, paimon.WithWorkers(-1))
+	require.NoError(t, err)
+	require.Len(t, want, 600)
+	for _, budget := range []int64{-1, 1, 100, 0, 1 << 40} {
+		for _, batch := range []int{2, 1 << 20} {
+			for _, workers := range []int{0, 2, 16} {
+				name := fmt.Sprintf("budget %d, batch %d, %d workers", budget, batch, workers)
+				mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+				opts := []paimon.ScanOption{paimon.WithWorkers(workers), paimon.WithReadAheadBytes(budget),
+					paimon.WithBatchSize(batch), paimon.WithAllocator(mem)}
+				got, err := scanLines(t, tbl, opts...)
+				require.NoError(t, err, name)
+				require.Equal(t, want, got, name)
+				for _, stopAfter := range []int{1, 5} {
+					n := 0
+					for rec, err := range tbl.NewScan(opts...).Records(context.Background()) {
+						require.NoError(t, err, name)
+						rec.Release()
+						if n++; n == stopAfter {
+							break
+						}
+					}
+				}
+				mem.AssertSize(t, 0)
+			}
+		}
+	}
+	requireNoReadGoroutines(t)
+}
+
+// TestScanReadAheadError holds the consumer on the first split (its file's
+// open waits) until a worker, reading ahead within the default budget, has
+// failed on a later split: the consumer then gets every row of the splits
+// before the failed one, in order, and the error; no split after the failed
+// one is started, everything read ahead is released, and no goroutine is
+// left. With only two batches per split of look-ahead (before the budget)
+// the worker ahead stalled on the second split and never reached the
+// failing one.
+func TestScanReadAheadError(t *testing.T) {
+	ctx := context.Background()
+	tbl, cfs := manySplitsTable(t)
+	plan, err := tbl.NewScan().Plan(ctx)
+	require.NoError(t, err)
+	require.Greater(t, len(plan.Splits), 6)
+	failAt := len(plan.Splits) - 3
+	var want []string
+	for i := range failAt {
+		for rec, err := range tbl.NewScan(paimon.WithBatchSize(2)).ReadSplits(ctx, plan.Splits[i]) {
+			require.NoError(t, err)
+			lines, err := canon.BatchLines(tbl.Schema().Fields, rec)
+			require.NoError(t, err)
+			rec.Release()
+			want = append(want, lines...)
+		}
+	}
+	splitOf := func(name string) int {
+		for i, sp := range plan.Splits {
+			for _, f := range sp.Files {
+				if strings.HasSuffix(name, "/"+f.FileName) {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	failed := make(chan struct{})
+	var once sync.Once
+	var mu sync.Mutex
+	started := map[int]bool{}
+	cfs.SetFault(func(op fstest.Op, name string) error {
+		i := splitOf(name)
+		if op != fstest.OpOpen || i < 0 {
+			return nil
+		}
+		mu.Lock()
+		started[i] = true
+		mu.Unlock()
+		switch {
+		case i == 0:
+			select {
+			case <-failed:
+				return nil
+			case <-time.After(20 * time.Second):
+				return errors.New("the worker ahead never reached the failing split")
+			}
+		case i == failAt:
+			once.Do(func() { close(failed) })
+			return errors.New("injected failure")
+		}
+		return nil
+	})
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	got, err := scanLines(t, tbl, paimon.WithWorkers(2), paimon.WithBatchSize(2), paimon.WithAllocator(mem))
+	require.ErrorContains(t, err, "injected failure")
+	require.Equal(t, want, got)
+	mem.AssertSize(t, 0)
+	requireNoReadGoroutines(t)
+	mu.Lock()
+	defer mu.Unlock()
+	for i := failAt + 1; i < len(plan.Splits); i++ {
+		require.False(t, started[i], "split %d after the failed split %d was read", i, failAt)
 	}
 }
 

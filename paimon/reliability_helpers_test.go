@@ -43,7 +43,7 @@ func relCreate(t *testing.T, fsys fs.FS, dir string, partitioned bool, opts map[
 // score).
 func relCreatePK(t *testing.T, fsys fs.FS, dir string, opts map[string]string) {
 	t.Helper()
-	b := paimon.NewSchemaBuilder()
+	b := schema.NewSchemaBuilder()
 	for _, f := range writeFields {
 		b.Column(f.Name, f.Type)
 	}

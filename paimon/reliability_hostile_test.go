@@ -28,7 +28,7 @@ func TestHostileNames(t *testing.T) {
 	fsys := memfs.New(nil)
 	cat := filesystem.New(fsys, "wh", nil)
 	require.NoError(t, cat.CreateDatabase(ctx, "db", false))
-	s, err := paimon.NewSchemaBuilder().Column("id", schema.BigIntType()).Build()
+	s, err := schema.NewSchemaBuilder().Column("id", schema.BigIntType()).Build()
 	require.NoError(t, err)
 	refused := 0
 	for _, name := range hostileNames {

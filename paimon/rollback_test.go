@@ -113,7 +113,7 @@ func TestRollbackReplay(t *testing.T) {
 		{ID: 2, Name: "v", Type: schema.StringType()},
 	}
 	dir := "interop.db/rollback"
-	_, err := paimon.CreateTable(ctx, fsys, dir, &paimon.Schema{Fields: fields, PartitionKeys: []string{"dt"}})
+	_, err := paimon.CreateTable(ctx, fsys, dir, &schema.Schema{Fields: fields, PartitionKeys: []string{"dt"}})
 	require.NoError(t, err)
 	open := func() *paimon.Table {
 		tbl, err := paimon.OpenTable(ctx, fsys, dir, nil)

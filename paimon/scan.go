@@ -54,12 +54,25 @@ type ScanSpec struct {
 	// goroutine. 0, the default, reads GOMAXPROCS splits at once when
 	// there are several and no Limit, and otherwise on the consumer's
 	// goroutine (a limited read stops early, and reading ahead would
-	// decode splits it never yields). Each worker holds up to three
-	// batches in flight, so memory grows with Workers.
+	// decode splits it never yields). In order, the workers on splits the
+	// consumer has not reached yet read ahead within ReadAheadBytes.
 	Workers int
 	// Unordered, with Workers above 1, yields every batch as soon as a
 	// worker has read it, instead of split after split in plan order.
+	// Each worker then holds at most three batches (one being decoded).
 	Unordered bool
+	// ReadAheadBytes bounds, in Arrow buffer bytes, the batches that the
+	// workers of an ordered parallel read (Workers other than -1, without
+	// Unordered) hold for splits the consumer has not reached yet, so
+	// that they keep reading while the consumer drains an earlier split.
+	// Zero means DefaultReadAheadBytes (128 MiB); a negative value allows
+	// no look-ahead beyond one batch per worker. Whatever the budget, each
+	// worker may queue one batch (so a batch larger than the budget never
+	// stalls the read) and the split being consumed holds up to two, so a
+	// read holds at most ReadAheadBytes plus about three batches per
+	// worker (one being decoded), plus ReadAhead batches per sorted run of
+	// the primary-key merges being read.
+	ReadAheadBytes int64
 	// ReadAhead is how many batches each sorted run of a primary-key merge
 	// decodes ahead of the merge, on a goroutine of its own, so that
 	// decoding overlaps merging (on two cores a deduplicating read of five
@@ -137,6 +150,11 @@ func WithWorkers(n int) ScanOption { return func(s *ScanSpec) { s.Workers = n } 
 // WithUnordered yields batches in the order workers read them (see
 // ScanSpec.Unordered).
 func WithUnordered() ScanOption { return func(s *ScanSpec) { s.Unordered = true } }
+
+// WithReadAheadBytes sets ReadAheadBytes: the bytes of batches an ordered
+// parallel read may hold for splits ahead of the consumer; a negative n
+// allows one batch per worker.
+func WithReadAheadBytes(n int64) ScanOption { return func(s *ScanSpec) { s.ReadAheadBytes = n } }
 
 // DefaultReadAhead is the ReadAhead of a ScanSpec that sets none.
 const DefaultReadAhead = 2

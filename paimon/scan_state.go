@@ -51,6 +51,7 @@ type scanState struct {
 	kindCol    int                // readFields index of _VALUE_KIND for audit-log reads, else -1
 	residual   *predicate.Bound   // filter bound to readFields
 	outputs    []outputColumn
+	descCols   []int // outputs holding descriptor-stored BLOBs (blob_descriptor.go)
 	outFields  []schema.DataField
 	outSchema  *arrow.Schema
 }
@@ -141,6 +142,9 @@ func (s *Scan) newState(snap *snapshot.Snapshot, ts *schema.TableSchema) (*scanS
 	auditLog := s.spec.AuditLog || s.incremental()
 	if err := st.project(s.spec.Columns, auditLog, s.spec.RowTracking); err != nil {
 		return nil, fmt.Errorf("paimon: projection on %s: %w", s.table.name(), err)
+	}
+	if err := st.descriptorColumns(s.table); err != nil {
+		return nil, err
 	}
 	if auditLog && len(ts.PrimaryKeys) > 0 {
 		st.kindCol = len(st.readFields)

@@ -9,10 +9,11 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/coreoptions"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // SchemaChange is one modification of a table schema, applied in order by
-// AlterTable (Java org.apache.paimon.schema.SchemaChange). The set is
+// Table.Alter (Java org.apache.paimon.schema.SchemaChange). The set is
 // closed: SetOption, RemoveOption, UpdateComment, AddColumn, RenameColumn,
 // DropColumn, UpdateColumnType, UpdateColumnNullability,
 // UpdateColumnComment, UpdateColumnPosition and DropPrimaryKey. Pointers to
@@ -148,7 +149,7 @@ type schemaEditor struct {
 	old          *schema.TableSchema
 	hasSnapshots func() (bool, error)
 	oldOptions   map[string]string
-	options      *javaHashMap
+	options      *javacompat.StringMap
 	fields       []schema.DataField
 	highest      int
 	comment      *string
@@ -161,21 +162,20 @@ type schemaEditor struct {
 }
 
 // applySchemaChanges returns the schema that follows old once changes are
-// applied (id old.ID+1, current time) and the order of its options, as
-// Java's generateTableSchema computes it. oldOrder is the order of old's
-// options in its file.
-func applySchemaChanges(old *schema.TableSchema, oldOrder []string, changes []SchemaChange,
-	hasSnapshots func() (bool, error)) (*schema.TableSchema, []string, error) {
+// applied (id old.ID+1, current time, options in the order of Java's
+// HashMap), as Java's generateTableSchema computes it.
+func applySchemaChanges(old *schema.TableSchema, changes []SchemaChange,
+	hasSnapshots func() (bool, error)) (*schema.TableSchema, error) {
 	// Java copies the decoded options (a HashMap filled in file order).
-	decoded := newJavaHashMap()
-	for _, k := range orderOf(old.Options, oldOrder) {
-		decoded.put(k, old.Options[k])
+	decoded := javacompat.NewStringMap()
+	for _, k := range old.OptionOrder() {
+		decoded.Put(k, old.Options[k])
 	}
 	e := &schemaEditor{
 		old:          old,
 		hasSnapshots: hasSnapshots,
 		oldOptions:   old.Options,
-		options:      decoded.copy(),
+		options:      decoded.Copy(),
 		highest:      old.HighestFieldID,
 		comment:      old.Comment,
 		primaryKeys:  old.PrimaryKeys,
@@ -188,7 +188,7 @@ func applySchemaChanges(old *schema.TableSchema, oldOrder []string, changes []Sc
 	e.addBeforePartition = javaParseBool(old.Options, ddlOptAddColumnBeforePart, "false")
 	for i, c := range changes {
 		if err := e.apply(c); err != nil {
-			return nil, nil, fmt.Errorf("change %d (%T): %w", i+1, c, err)
+			return nil, fmt.Errorf("change %d (%T): %w", i+1, c, err)
 		}
 	}
 	return e.result()
@@ -278,7 +278,7 @@ func (e *schemaEditor) setOption(c SetOption) error {
 			return err
 		}
 	}
-	e.options.put(c.Key, c.Value)
+	e.options.Put(c.Key, c.Value)
 	return nil
 }
 
@@ -292,7 +292,7 @@ func (e *schemaEditor) removeOption(c RemoveOption) error {
 			return err
 		}
 	}
-	e.options.remove(c.Key)
+	e.options.Remove(c.Key)
 	return nil
 }
 
@@ -368,7 +368,7 @@ func (e *schemaEditor) addColumn(c AddColumn) error {
 	}
 	e.highest++
 	id := e.highest
-	t := reassignFieldIDs(c.Type, &e.highest)
+	t := schema.ReassignFieldIDs(c.Type, &e.highest)
 	m := &nestedModifier{path: c.FieldNames}
 	m.last = func(_ int, fields *[]schema.DataField, name string) error {
 		if indexOfField(*fields, name) >= 0 {
@@ -559,24 +559,24 @@ func (e *schemaEditor) updateNested(path []string, update func(schema.DataField,
 // renames applied to the primary key and the options, then the Schema
 // constructor (options copied, key options moved, primary-key columns NOT
 // NULL) and the TableSchema constructor's checks.
-func (e *schemaEditor) result() (*schema.TableSchema, []string, error) {
+func (e *schemaEditor) result() (*schema.TableSchema, error) {
 	pk := renameColumns(e.primaryKeys, e.topLevelRenames())
 	opts, err := e.renamedOptions()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	final := opts.copy()
-	final.remove(ddlOptPartitionKeys)
-	final.remove(ddlOptPrimaryKey)
+	final := opts.Copy()
+	final.Remove(ddlOptPartitionKeys)
+	final.Remove(ddlOptPrimaryKey)
 	n, err := (&schema.Schema{
 		Fields:        e.fields,
 		PartitionKeys: e.old.PartitionKeys,
 		PrimaryKeys:   pk,
-		Options:       opts.vals,
+		Options:       opts.Values(),
 		Comment:       e.comment,
 	}).Normalized()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}
 	ts := &schema.TableSchema{
 		Version:        schema.CurrentSchemaVersion,
@@ -590,9 +590,9 @@ func (e *schemaEditor) result() (*schema.TableSchema, []string, error) {
 		TimeMillis:     nowMillis(),
 	}
 	if err := ts.Validate(); err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
 	}
-	return ts, final.order(), nil
+	return ts.WithOptionOrder(final.Keys()), nil
 }
 
 func (e *schemaEditor) topLevelRenames() map[string]string {
@@ -628,30 +628,30 @@ var (
 // bucket-key and sequence.field, in fields.<col>.<suffix> keys, and in both
 // key and value of fields.<cols>.sequence-group / nested-key follow the
 // renames.
-func (e *schemaEditor) renamedOptions() (*javaHashMap, error) {
+func (e *schemaEditor) renamedOptions() (*javacompat.StringMap, error) {
 	if len(e.renames) == 0 {
 		return e.options, nil
 	}
 	src := e.options
-	out := src.copy()
+	out := src.Copy()
 	mapping := map[string]string{}
 	for _, r := range e.renames {
 		mapping[r.FieldNames[0]] = r.NewName
 	}
 	for _, key := range []string{ddlOptBucketKey, ddlOptSequenceField} {
-		if v, ok := src.get(key); ok && strings.TrimSpace(v) != "" {
-			out.put(key, strings.Join(renameColumns(javaSplit(v, ","), mapping), ","))
+		if v, ok := src.Get(key); ok && strings.TrimSpace(v) != "" {
+			out.Put(key, strings.Join(renameColumns(javaSplit(v, ","), mapping), ","))
 		}
 	}
 	for _, r := range e.renames {
 		for _, suffix := range fieldOptionSuffixes {
 			key := fieldsOptionPrefixDt + r.FieldNames[0] + "." + suffix
-			if v, ok := out.remove(key); ok {
-				out.put(fieldsOptionPrefixDt+r.NewName+"."+suffix, v)
+			if v, ok := out.Remove(key); ok {
+				out.Put(fieldsOptionPrefixDt+r.NewName+"."+suffix, v)
 			}
 		}
 	}
-	for _, key := range src.order() {
+	for _, key := range src.Keys() {
 		if !strings.HasPrefix(key, fieldsOptionPrefix) {
 			continue
 		}
@@ -663,13 +663,13 @@ func (e *schemaEditor) renamedOptions() (*javaHashMap, error) {
 			if lo > hi {
 				return nil, fmt.Errorf("%w: malformed option key %q", ErrSchemaChangeRefused, key)
 			}
-			v, ok := out.remove(key)
+			v, ok := out.Remove(key)
 			if !ok {
 				break
 			}
 			keyFields := renameColumns(javaSplit(key[lo:hi], ","), mapping)
 			valueFields := renameColumns(javaSplit(v, ","), mapping)
-			out.put(fieldsOptionPrefixDt+strings.Join(keyFields, ",")+"."+suffix, strings.Join(valueFields, ","))
+			out.Put(fieldsOptionPrefixDt+strings.Join(keyFields, ",")+"."+suffix, strings.Join(valueFields, ","))
 			break
 		}
 	}

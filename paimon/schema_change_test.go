@@ -29,7 +29,7 @@ func mustType(t *testing.T, s string) schema.DataType {
 func alterFixture(t *testing.T, opts map[string]string, snapshots bool) (fs.FS, string) {
 	t.Helper()
 	ctx := context.Background()
-	b := paimon.NewSchemaBuilder().
+	b := schema.NewSchemaBuilder().
 		Column("id", schema.IntType()).
 		Column("p", schema.StringType()).
 		Column("v", schema.IntType()).
@@ -55,6 +55,16 @@ func names(fields []schema.DataField) []string {
 		out[i] = f.Name
 	}
 	return out
+}
+
+// alterTable opens the table in directory path of fsys and alters it
+// through Table.Alter, the one way to change a schema.
+func alterTable(ctx context.Context, fsys fs.FS, path string, changes ...paimon.SchemaChange) (*schema.TableSchema, error) {
+	tbl, err := paimon.OpenTable(ctx, fsys, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	return tbl.Alter(ctx, changes...)
 }
 
 func TestAlterTable(t *testing.T) {
@@ -180,7 +190,7 @@ func TestAlterTable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fsys, path := alterFixture(t, tt.opts, tt.snapshots)
-			ts, err := paimon.AlterTable(ctx, fsys, path, tt.changes...)
+			ts, err := alterTable(ctx, fsys, path, tt.changes...)
 			require.NoError(t, err)
 			require.Equal(t, int64(1), ts.ID)
 			tt.check(t, ts)
@@ -245,7 +255,7 @@ func TestAlterTableRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fsys, path := alterFixture(t, tt.opts, tt.snapshots)
-			_, err := paimon.AlterTable(ctx, fsys, path, tt.change)
+			_, err := alterTable(ctx, fsys, path, tt.change)
 			require.ErrorIs(t, err, tt.want)
 			require.ErrorContains(t, err, tt.msg)
 			ids, err := paimon.NewTableMeta(fsys, path).SchemaIDs(ctx)
@@ -255,16 +265,65 @@ func TestAlterTableRefused(t *testing.T) {
 	}
 
 	t.Run("missing table", func(t *testing.T) {
-		_, err := paimon.AlterTable(ctx, memfs.New(nil), "nope", paimon.SetOption{Key: "a", Value: "b"})
+		_, err := alterTable(ctx, memfs.New(nil), "nope", paimon.SetOption{Key: "a", Value: "b"})
 		require.ErrorIs(t, err, paimon.ErrTableNotFound)
 	})
 	t.Run("all columns dropped", func(t *testing.T) {
 		fsys := memfs.New(nil)
-		s, err := paimon.NewSchemaBuilder().Column("only", schema.IntType()).Build()
+		s, err := schema.NewSchemaBuilder().Column("only", schema.IntType()).Build()
 		require.NoError(t, err)
 		_, err = paimon.CreateTable(ctx, fsys, "t", s)
 		require.NoError(t, err)
-		_, err = paimon.AlterTable(ctx, fsys, "t", paimon.DropColumn{FieldNames: []string{"only"}})
+		_, err = alterTable(ctx, fsys, "t", paimon.DropColumn{FieldNames: []string{"only"}})
 		require.ErrorIs(t, err, paimon.ErrSchemaChangeRefused)
 	})
+}
+
+// schemaServer is a fakePublisher whose catalog also commits schema changes
+// (paimon.CatalogSchemas), as a REST catalog's server does: it applies them
+// through Table.Alter on its own file-system view of the table.
+type schemaServer struct {
+	fakePublisher
+	changes [][]paimon.SchemaChange
+}
+
+func (p *schemaServer) AlterSchema(ctx context.Context, branch string, changes []paimon.SchemaChange) error {
+	p.changes = append(p.changes, changes)
+	tbl, err := paimon.OpenTable(ctx, p.fsys, p.dir, &paimon.TableOptions{Branch: branch})
+	if err != nil {
+		return err
+	}
+	_, err = tbl.Alter(ctx, changes...)
+	return err
+}
+
+// TestAlterThroughCatalog: Table.Alter of a table whose catalog commits
+// schema changes checks them as on the file system, hands accepted ones to
+// the catalog and reads the new schema back.
+func TestAlterThroughCatalog(t *testing.T) {
+	ctx := context.Background()
+	fsys := memfs.New(nil)
+	s, err := schema.NewSchemaBuilder().Column("id", schema.IntType().NotNull()).Column("v", schema.StringType()).
+		PrimaryKey("id").Build()
+	require.NoError(t, err)
+	_, err = paimon.CreateTable(ctx, fsys, "db.db/t", s)
+	require.NoError(t, err)
+	srv := &schemaServer{fakePublisher: fakePublisher{fsys: fsys, dir: "db.db/t"}}
+	tbl := openPublished(t, fsys, srv)
+
+	_, err = tbl.Alter(ctx, paimon.DropColumn{FieldNames: []string{"id"}})
+	require.ErrorIs(t, err, paimon.ErrSchemaChangeRefused)
+	require.Empty(t, srv.changes, "a refused change never reaches the catalog")
+
+	add := paimon.AddColumn{FieldNames: []string{"w"}, Type: schema.BigIntType()}
+	ts, err := tbl.Alter(ctx, add)
+	require.NoError(t, err)
+	require.Len(t, srv.changes, 1)
+	require.Equal(t, int64(1), ts.ID)
+	require.Equal(t, []string{"id", "v", "w"}, ts.FieldNames())
+	require.Equal(t, int64(0), tbl.Schema().ID, "the table keeps the schema it was opened with")
+
+	plain := openPublished(t, fsys, &fakePublisher{fsys: fsys, dir: "db.db/t"})
+	_, err = plain.Alter(ctx, paimon.AddColumn{FieldNames: []string{"x"}, Type: schema.BigIntType()})
+	require.ErrorIs(t, err, paimon.ErrUnsupported)
 }

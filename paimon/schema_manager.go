@@ -1,9 +1,7 @@
 package paimon
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	iofs "io/fs"
@@ -11,7 +9,6 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
-	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // Errors of table creation and schema evolution (Java SchemaManager,
@@ -36,7 +33,7 @@ var (
 	ErrSchemaChangeRefused = errors.New("paimon: schema change refused")
 )
 
-// maxCommitAttempts bounds the retries of CommitSchemaChanges when other
+// maxCommitAttempts bounds the retries of Table.Alter when other
 // writers keep winning the race for the next schema id (Java retries
 // forever); it also stops a loop on a store whose listing lags its writes.
 const maxCommitAttempts = 100
@@ -45,60 +42,101 @@ const maxCommitAttempts = 100
 // System.currentTimeMillis).
 var nowMillis = func() int64 { return time.Now().UnixMilli() }
 
-// AlterTable applies changes to the table in directory path of fsys and
-// returns the new schema; see CommitSchemaChanges.
-func AlterTable(ctx context.Context, fsys fs.FS, path string, changes ...SchemaChange) (*schema.TableSchema, error) {
-	return CommitSchemaChanges(ctx, NewTableMeta(fsys, path), changes)
+// Alter applies changes, in order, to the latest schema of the table's
+// branch and returns the new schema, as Java's SchemaManager.commitChanges
+// does for ALTER TABLE. It is the one way to change a table's schema: the
+// catalogs' DDL AlterTable loads the table and calls it.
+//
+// The changes are applied to the latest schema (not necessarily the one t
+// was opened with) and the result validated like Java's SchemaValidation.
+// On the file system the result is written as the next schema file with
+// create-if-absent; when another writer took that id first, the latest
+// schema is read again and the changes reapplied. A table whose catalog
+// commits schema changes (TableOptions.SnapshotCommit implementing
+// CatalogSchemas, as a REST catalog's tables do) gets the same checks here,
+// then the changes go to the catalog, and the new schema is read back.
+//
+// t itself keeps the schema it was opened with: open the table again to
+// read or write with the new one. Refused changes yield errors wrapping
+// ErrColumnNotFound, ErrColumnExists or ErrSchemaChangeRefused; a result
+// Java would not accept wraps ErrInvalidSchema. Option changes are checked
+// against Java's immutable options only once the table has a snapshot, as
+// Java does. The new file is byte for byte what Java writes (options in
+// Java's HashMap order), except for timeMillis.
+func (t *Table) Alter(ctx context.Context, changes ...SchemaChange) (*schema.TableSchema, error) {
+	if t.publisher == nil {
+		return commitSchemaChanges(ctx, t.meta, changes)
+	}
+	cs, ok := t.publisher.(CatalogSchemas)
+	if !ok {
+		return nil, fmt.Errorf("%w: alter %s: its catalog commits its snapshots but not its schema changes", ErrUnsupported, t.id)
+	}
+	if _, err := nextSchema(ctx, t.meta, changes, newSnapshotProbe(ctx, t.meta)); err != nil {
+		return nil, err
+	}
+	if err := cs.AlterSchema(ctx, t.meta.Branch(), changes); err != nil {
+		return nil, err
+	}
+	return t.meta.LatestSchema(ctx)
 }
 
-// CommitSchemaChanges applies changes, in order, to the latest schema of
-// the table (on meta's branch) and writes the result as the next schema
-// file, as Java's SchemaManager.commitChanges does: the new schema is
-// validated, then created with create-if-absent; when another writer took
-// that id first, the latest schema is read again and the changes reapplied.
-//
-// A table without schema yields ErrTableNotFound. Refused changes yield
-// errors wrapping ErrColumnNotFound, ErrColumnExists or ErrSchemaChangeRefused; a
-// result Java would not accept wraps ErrInvalidSchema. Option changes are
-// checked against Java's immutable options only once the table has a
-// snapshot, as Java does.
-func CommitSchemaChanges(ctx context.Context, meta *TableMeta, changes []SchemaChange) (*schema.TableSchema, error) {
-	var (
-		snapshotsKnown, snapshots bool
-	)
-	hasSnapshots := func() (bool, error) {
-		if !snapshotsKnown {
+// CatalogSchemas is implemented by a SnapshotCommit whose catalog commits
+// the table's schema changes (Java RESTCatalog.alterTable: the server runs
+// SchemaManager.commitChanges). Table.Alter of such a table checks the
+// changes against the latest schema as on the file system, then hands them
+// to AlterSchema instead of writing the schema file.
+type CatalogSchemas interface {
+	// AlterSchema applies changes to the latest schema of branch.
+	AlterSchema(ctx context.Context, branch string, changes []SchemaChange) error
+}
+
+// newSnapshotProbe returns whether the table has a snapshot, asking once.
+func newSnapshotProbe(ctx context.Context, meta *TableMeta) func() (bool, error) {
+	var known, has bool
+	return func() (bool, error) {
+		if !known {
 			_, ok, err := meta.LatestSnapshotID(ctx)
 			if err != nil {
 				return false, fmt.Errorf("paimon: alter table %s: %w", meta.Root(), err)
 			}
-			snapshotsKnown, snapshots = true, ok
+			known, has = true, ok
 		}
-		return snapshots, nil
+		return has, nil
 	}
+}
+
+// nextSchema reads the latest schema of meta's branch and returns the
+// validated result of applying changes to it. A table without schema
+// yields ErrTableNotFound.
+func nextSchema(ctx context.Context, meta *TableMeta, changes []SchemaChange,
+	hasSnapshots func() (bool, error)) (*schema.TableSchema, error) {
+	old, err := meta.LatestSchema(ctx)
+	if errors.Is(err, ErrSchemaNotFound) {
+		return nil, fmt.Errorf("%w: %s: %w", ErrTableNotFound, meta.Root(), err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	next, err := applySchemaChanges(old, changes, hasSnapshots)
+	if err != nil {
+		return nil, fmt.Errorf("paimon: alter table %s: %w", meta.Root(), err)
+	}
+	if err := validateTableSchema(ctx, meta, next); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+// commitSchemaChanges is Table.Alter on the file system (Java
+// SchemaManager.commitChanges).
+func commitSchemaChanges(ctx context.Context, meta *TableMeta, changes []SchemaChange) (*schema.TableSchema, error) {
+	hasSnapshots := newSnapshotProbe(ctx, meta)
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		old, err := meta.LatestSchema(ctx)
-		if errors.Is(err, ErrSchemaNotFound) {
-			return nil, fmt.Errorf("%w: %s: %w", ErrTableNotFound, meta.Root(), err)
-		}
+		next, err := nextSchema(ctx, meta, changes, hasSnapshots)
 		if err != nil {
-			return nil, err
-		}
-		oldOrder, err := optionOrderOf(old)
-		if err != nil {
-			return nil, err
-		}
-		next, order, err := applySchemaChanges(old, oldOrder, changes, hasSnapshots)
-		if err != nil {
-			return nil, fmt.Errorf("paimon: alter table %s: %w", meta.Root(), err)
-		}
-		if next, err = withOptionOrder(next, order); err != nil {
-			return nil, err
-		}
-		if err := validateTableSchema(ctx, meta, next); err != nil {
 			return nil, err
 		}
 		err = writeSchema(ctx, meta, next)
@@ -129,172 +167,4 @@ func writeSchema(ctx context.Context, meta *TableMeta, ts *schema.TableSchema) e
 		return fmt.Errorf("paimon: write %s: %w", p, err)
 	}
 	return nil
-}
-
-// --- option order -----------------------------------------------------------
-//
-// Java writes a schema's options in the iteration order of its HashMap,
-// which depends on the keys' hash codes, the table capacity and, for keys
-// sharing a bucket, the insertion order. javaHashMap replays the HashMap
-// operations Java performs so that the files written here list the options
-// exactly as Java's would.
-
-// javaHashMap models a java.util.HashMap<String, String>: the values, and
-// the key order of javacompat.HashMap, which replays Java's table layout.
-type javaHashMap struct {
-	vals   map[string]string
-	layout *javacompat.HashMap // keys only; their order is Java's
-}
-
-func newJavaHashMap() *javaHashMap {
-	return &javaHashMap{vals: map[string]string{}, layout: &javacompat.HashMap{}}
-}
-
-// copyJavaHashMap is Java's new HashMap<>(m) for a map m that iterates its
-// keys in order.
-func copyJavaHashMap(order []string, vals map[string]string) *javaHashMap {
-	m := &javaHashMap{vals: map[string]string{}, layout: javacompat.NewHashMapFor(len(order))}
-	for _, k := range order {
-		m.put(k, vals[k])
-	}
-	return m
-}
-
-func (m *javaHashMap) get(k string) (string, bool) {
-	v, ok := m.vals[k]
-	return v, ok
-}
-
-func (m *javaHashMap) put(k, v string) {
-	m.vals[k] = v
-	// The only error of a HashMap of strings is javacompat.ErrTreeified:
-	// 8+ option keys in one bin of a 64-bin table, whose order (by hash,
-	// then compareTo) is then approximated by insertion order.
-	_ = m.layout.Put(javacompat.StringHashCode(k), k, nil)
-}
-
-func (m *javaHashMap) remove(k string) (string, bool) {
-	v, ok := m.vals[k]
-	if !ok {
-		return "", false
-	}
-	delete(m.vals, k)
-	_ = m.layout.Remove(javacompat.StringHashCode(k), k)
-	return v, true
-}
-
-func (m *javaHashMap) copy() *javaHashMap { return copyJavaHashMap(m.order(), m.vals) }
-
-// order returns the keys as Java iterates them.
-func (m *javaHashMap) order() []string {
-	es := m.layout.Entries()
-	out := make([]string, len(es))
-	for i, e := range es {
-		out[i] = e.Key.(string)
-	}
-	return out
-}
-
-// optionOrderOf returns the order in which ts's encoder writes its options
-// (the order of the file it was decoded from, if any).
-func optionOrderOf(ts *schema.TableSchema) ([]string, error) {
-	data, err := ts.MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
-	}
-	members, err := jsonMembers(data)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range members {
-		if m.key == "options" {
-			opts, err := jsonMembers(m.raw)
-			if err != nil {
-				return nil, err
-			}
-			order := make([]string, len(opts))
-			for i, o := range opts {
-				order[i] = o.key
-			}
-			return order, nil
-		}
-	}
-	return nil, nil
-}
-
-// withOptionOrder returns a copy of ts whose encoder writes the options in
-// the given order. The schema package only records an order for decoded
-// files, so the copy is made by decoding ts's own encoding with the options
-// object rewritten in that order.
-func withOptionOrder(ts *schema.TableSchema, order []string) (*schema.TableSchema, error) {
-	data, err := ts.MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
-	}
-	members, err := jsonMembers(data)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range members {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		writeJSONString(&b, m.key)
-		b.WriteByte(':')
-		if m.key != "options" {
-			b.Write(m.raw)
-			continue
-		}
-		b.WriteByte('{')
-		for j, k := range orderOf(ts.Options, order) {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			writeJSONString(&b, k)
-			b.WriteByte(':')
-			writeJSONString(&b, ts.Options[k])
-		}
-		b.WriteByte('}')
-	}
-	b.WriteByte('}')
-	out, err := schema.Decode(b.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidSchema, err)
-	}
-	return out, nil
-}
-
-type jsonMember struct {
-	key string
-	raw json.RawMessage
-}
-
-// jsonMembers splits a JSON object produced by the schema encoder into its
-// members, in order.
-func jsonMembers(data []byte) ([]jsonMember, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, fmt.Errorf("%w: schema encoding is not a JSON object", ErrInvalidSchema)
-	}
-	var out []jsonMember
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fmt.Errorf("%w: schema encoding: %w", ErrInvalidSchema, err)
-		}
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("%w: schema encoding: %w", ErrInvalidSchema, err)
-		}
-		out = append(out, jsonMember{key: key, raw: raw})
-	}
-	return out, nil
-}
-
-func writeJSONString(b *bytes.Buffer, s string) {
-	enc, _ := json.Marshal(s) // a string always marshals
-	b.Write(enc)
 }

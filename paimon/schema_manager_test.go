@@ -118,7 +118,7 @@ func TestGoldenSchemas(t *testing.T) {
 				continue
 			}
 			t.Run(producer+"/"+name, func(t *testing.T) {
-				s, err := paimon.ParseSchemaJSON(plan.Schema)
+				s, err := schema.DecodeSchema(plan.Schema)
 				require.NoError(t, err)
 				fsys := memfs.New(nil)
 				tbl, err := paimon.CreateTable(ctx, fsys, "t", s)
@@ -160,7 +160,7 @@ func TestGoldenSchemas(t *testing.T) {
 							wrote = true
 						}
 					case "alter":
-						ts, err := paimon.AlterTable(ctx, fsys, "t", planChanges(t, op.Changes)...)
+						ts, err := alterTable(ctx, fsys, "t", planChanges(t, op.Changes)...)
 						require.NoError(t, err)
 						id++
 						require.Equal(t, id, ts.ID)
@@ -181,7 +181,7 @@ func TestAlterConcurrent(t *testing.T) {
 	require.NoError(t, err)
 	for name, fsys := range map[string]fs.FS{"memfs": memfs.New(nil), "localfs": local} {
 		t.Run(name, func(t *testing.T) {
-			s, err := paimon.NewSchemaBuilder().Column("id", schema.IntType()).Build()
+			s, err := schema.NewSchemaBuilder().Column("id", schema.IntType()).Build()
 			require.NoError(t, err)
 			_, err = paimon.CreateTable(ctx, fsys, "t", s)
 			require.NoError(t, err)
@@ -190,7 +190,7 @@ func TestAlterConcurrent(t *testing.T) {
 			errs := make([]error, writers)
 			for i := range writers {
 				wg.Go(func() {
-					_, errs[i] = paimon.AlterTable(ctx, fsys, "t", paimon.AddColumn{
+					_, errs[i] = alterTable(ctx, fsys, "t", paimon.AddColumn{
 						FieldNames: []string{fmt.Sprintf("c%d", i)}, Type: schema.StringType()})
 				})
 			}

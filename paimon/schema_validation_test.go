@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // javaHashMapVectors were printed by Java 17 (java.util.HashMap) for random
@@ -47,17 +48,17 @@ func TestJavaHashMapOrder(t *testing.T) {
 		for _, k := range inserted {
 			vals[k] = "v"
 		}
-		m := copyJavaHashMap(inserted, vals)
-		m.remove("partition")
-		m.remove("primary-key")
+		m := javacompat.CopyStringMap(inserted, vals)
+		m.Remove("partition")
+		m.Remove("primary-key")
 		if put != "" {
-			m.put(put, "x")
+			m.Put(put, "x")
 		}
 		if removed != "" {
-			m.remove(removed)
+			m.Remove(removed)
 		}
-		require.Equal(t, split(cols[3]), m.order(), "line %d: copy", i)
-		require.Equal(t, split(cols[4]), m.copy().order(), "line %d: copy of copy", i)
+		require.Equal(t, split(cols[3]), m.Keys(), "line %d: copy", i)
+		require.Equal(t, split(cols[4]), m.Copy().Keys(), "line %d: copy of copy", i)
 	}
 }
 

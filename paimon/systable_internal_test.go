@@ -77,11 +77,11 @@ func TestJavaDuration(t *testing.T) {
 // corpus.
 func TestJavaOptionOrder(t *testing.T) {
 	order := func(keys ...string) []string {
-		m := newJavaHashMap()
+		m := javacompat.NewStringMap()
 		for _, k := range keys {
-			m.put(k, "")
+			m.Put(k, "")
 		}
-		return m.order()
+		return m.Keys()
 	}
 	require.Equal(t, []string{"bucket", "file.format"}, order("file.format", "bucket"))
 	require.Equal(t, []string{

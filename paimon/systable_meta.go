@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	iofs "io/fs"
 	"slices"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 )
 
 // The system tables read from snapshot, schema, tag, branch and consumer
@@ -222,15 +222,15 @@ func consumerRows(ctx context.Context, src *systemSource, emit func([]any) error
 	if err != nil {
 		return err
 	}
-	m := newJavaHashMap()
+	m := javacompat.NewStringMap()
 	for _, c := range consumers {
-		m.put(c.ID, "")
+		m.Put(c.ID, "")
 	}
 	next := map[string]int64{}
 	for _, c := range consumers {
 		next[c.ID] = c.NextSnapshot
 	}
-	for _, id := range m.order() {
+	for _, id := range m.Keys() {
 		if err := emit([]any{id, next[id]}); err != nil {
 			return err
 		}
@@ -362,18 +362,11 @@ func (o orderedOptions) MarshalJSON() ([]byte, error) {
 // javaOptionOrder is the order in which Java lists the options of s: those
 // of its file put into a HashMap in file order.
 func javaOptionOrder(s *schema.TableSchema) ([]string, error) {
-	keys, err := optionOrderOf(s)
-	if err != nil {
-		return nil, err
+	m := javacompat.NewStringMap()
+	for _, k := range s.OptionOrder() {
+		m.Put(k, s.Options[k])
 	}
-	if len(keys) != len(s.Options) {
-		return nil, fmt.Errorf("%w: schema %d: options encode to %d keys, want %d", ErrCorrupt, s.ID, len(keys), len(s.Options))
-	}
-	m := newJavaHashMap()
-	for _, k := range keys {
-		m.put(k, s.Options[k])
-	}
-	return m.order(), nil
+	return m.Keys(), nil
 }
 
 // javaDuration formats d as Java's Duration.toString does (ISO-8601, e.g.

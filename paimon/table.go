@@ -60,6 +60,11 @@ type TableOptions struct {
 	// manifest cache for the same reason). A manifest costs roughly 0.5 KiB
 	// per data file it lists.
 	ManifestCache int
+	// BlobOpener fetches the bytes of BLOB columns stored as descriptors
+	// (blob-descriptor-field): it opens the object a descriptor's URI
+	// names, as Java does with the table's FileIO. Without it a scan that
+	// returns such a column is refused (ErrUnsupported) before any row.
+	BlobOpener BlobOpener
 	// SnapshotCommit, when set, publishes the table's commits instead of
 	// the file system (see SnapshotCommit); catalogs whose server commits,
 	// such as a REST catalog, set it. Nil keeps the file system's
@@ -71,11 +76,12 @@ type TableOptions struct {
 // had when it was opened. It is immutable and safe for concurrent use; it
 // holds no open files and no context.
 type Table struct {
-	id        Identifier
-	meta      *TableMeta
-	schema    *schema.TableSchema
-	manifests *manifestCache // TableOptions.ManifestCache; nil: none
-	publisher SnapshotCommit // TableOptions.SnapshotCommit; nil: the file system
+	id         Identifier
+	meta       *TableMeta
+	schema     *schema.TableSchema
+	manifests  *manifestCache // TableOptions.ManifestCache; nil: none
+	publisher  SnapshotCommit // TableOptions.SnapshotCommit; nil: the file system
+	blobOpener BlobOpener     // TableOptions.BlobOpener; nil: descriptor-stored BLOBs refused
 }
 
 // OpenTable opens the table in directory path of fsys by reading its latest
@@ -101,7 +107,7 @@ func OpenTable(ctx context.Context, fsys fs.FS, path string, opts *TableOptions)
 	if o.ManifestCache < 0 {
 		return nil, fmt.Errorf("%w: table option ManifestCache %d is negative", ErrInvalidOption, o.ManifestCache)
 	}
-	t := &Table{id: id, meta: meta, schema: s, publisher: o.SnapshotCommit}
+	t := &Table{id: id, meta: meta, schema: s, publisher: o.SnapshotCommit, blobOpener: o.BlobOpener}
 	if o.ManifestCache > 0 {
 		t.manifests = newManifestCache(o.ManifestCache)
 	}

@@ -115,7 +115,7 @@ func TestCreateTag(t *testing.T) {
 func TestCreateTagDefaultRetention(t *testing.T) {
 	ctx := context.Background()
 	_, fsys, dir := tagGolden(t, "tag-expire", "tag_expire")
-	_, err := paimon.AlterTable(ctx, fsys, dir, paimon.SetOption{Key: "tag.default-time-retained", Value: "2 h"})
+	_, err := alterTable(ctx, fsys, dir, paimon.SetOption{Key: "tag.default-time-retained", Value: "2 h"})
 	require.NoError(t, err)
 	tbl, err := paimon.OpenTable(ctx, fsys, dir, nil)
 	require.NoError(t, err)

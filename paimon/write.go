@@ -32,7 +32,7 @@ type WriterOptions struct {
 	// across partitions and buckets: when a write pushes them over it,
 	// the least recently written files are finished early (they roll as
 	// at target-file-size) and Parquet row groups are cut before they
-	// hold half of it. 0 means 64 MiB (datafile.DefaultMemoryBudget); a
+	// hold half of it. 0 means 48 MiB (datafile.DefaultMemoryBudget); a
 	// negative value turns the budget off (one open file per partition
 	// and bucket written, each buffering up to a row group).
 	MemoryBudget int64
@@ -87,11 +87,15 @@ type WriterOptions struct {
 // Java's HashBucketAssigner over the table's HASH index files, which the
 // commit updates; cross-partition updates are refused) or postponed
 // (bucket=-2: rows written unsorted into bucket-postpone, for Java's
-// compaction to distribute). The writer never compacts, like Java's writer
-// with write-only=true: tables that read only compacted levels
-// (deletion-vectors.enabled, merge-engine=first-row) show the rows after a
-// compaction, as do postpone buckets, and the changelog of
-// changelog-producer lookup and full-compaction comes from compaction.
+// compaction to distribute). The writer does not compact by trigger, like
+// Java's writer with write-only=true: tables that read only compacted
+// levels (deletion-vectors.enabled, merge-engine=first-row) show the rows
+// after a compaction, as do postpone buckets, and the changelog of
+// changelog-producer lookup comes from compaction. Unless write-only, a
+// table with changelog-producer=full-compaction or
+// full-compaction.delta-commits is compacted fully every delta-commits
+// PrepareCommits, as Java's Flink writer does (write_fullcl.go), which
+// writes that producer's changelog.
 //
 // A TableWriter is not safe for concurrent use. Close it when done: files
 // written since the last PrepareCommit are removed.
@@ -111,8 +115,11 @@ type TableWriter struct {
 	partTypes    []schema.DataType
 	pather       *partitionPather
 	restore      bool // fixed-bucket writers continue the bucket's sequence numbers
-	budget       *datafile.Budget
-	workers      int // WriterOptions.Workers
+	// seqPerFile: data-evolution tables number each file's rows from 0
+	// (datafile.Options.SequencePerFile); the commit stamps them.
+	seqPerFile bool
+	budget     *datafile.Budget
+	workers    int // WriterOptions.Workers
 	// finisher finishes rolled files in the background (nil with one
 	// worker).
 	finisher *datafile.Finisher
@@ -156,9 +163,6 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 		return nil, err
 	}
 	o := tableOptions(ts.Options)
-	if o.boolean(optRowTracking, false) || o.boolean(optDataEvolution, false) {
-		return nil, fmt.Errorf("%w: writing to tables with %s or %s", ErrUnsupported, optRowTracking, optDataEvolution)
-	}
 	buckets, err := ts.Bucket()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
@@ -174,7 +178,8 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 		// numbers even when write-only, unless bucket-append-ordered is
 		// off (BucketedAppendFileStoreWrite: ignorePreviousFiles =
 		// write-only only for unordered buckets).
-		restore: !(wo && !o.boolean(optBucketAppendOrdered, true)),
+		restore:    !(wo && !o.boolean(optBucketAppendOrdered, true)),
+		seqPerFile: o.boolean(optDataEvolution, false),
 	}
 	compacts := !wo && !opts.WriteOnly
 	if w.mem == nil {
@@ -188,6 +193,13 @@ func (t *Table) NewWriter(opts *WriterOptions) (*TableWriter, error) {
 	}
 	if opts.RowKindColumn != "" {
 		return nil, fmt.Errorf("%w: a row-kind column for append table %s (row kinds are for primary-key tables)", ErrInvalidOption, t.name())
+	}
+	for _, f := range ts.Fields {
+		// BLOB columns go to .blob files whose rows the commit places by
+		// row id: Java requires data evolution for them.
+		if containsBlob(f.Type) && !o.boolean(optDataEvolution, false) {
+			return nil, fmt.Errorf("%w: BLOB column %q of table %s without %s", ErrUnsupported, f.Name, t.name(), optDataEvolution)
+		}
 	}
 	if opts.MemoryBudget >= 0 {
 		w.budget = datafile.NewBudget(opts.MemoryBudget)
@@ -291,7 +303,7 @@ func (w *TableWriter) optionError(err error) error {
 func (w *TableWriter) fileOptions(dir string, seq int64) datafile.Options {
 	return datafile.Options{
 		FS: w.t.meta.fsys, Dir: dir, Schema: w.schema, Allocator: w.mem,
-		FirstSequence: seq, Now: w.now, Budget: w.budget, Workers: w.workers, Finisher: w.finisher,
+		FirstSequence: seq, SequencePerFile: w.seqPerFile, Now: w.now, Budget: w.budget, Workers: w.workers, Finisher: w.finisher,
 	}
 }
 
@@ -627,12 +639,20 @@ func (w *TableWriter) abortPrepared(ctx context.Context, msgs []CommitMessage) {
 			if bw.bucket != m.Bucket || string(bw.partition) != string(m.Partition) {
 				continue
 			}
+			// A data file's extra files (its separate file index) go
+			// with it.
 			for _, f := range m.NewFiles {
 				_ = w.t.meta.fsys.Remove(ctx, bw.dir+"/"+f.FileName)
+				for _, x := range f.ExtraFiles {
+					_ = w.t.meta.fsys.Remove(ctx, bw.dir+"/"+x)
+				}
 			}
 			if m.Compact != nil {
 				for _, f := range m.Compact.After {
 					_ = w.t.meta.fsys.Remove(ctx, bw.dir+"/"+f.FileName)
+					for _, x := range f.ExtraFiles {
+						_ = w.t.meta.fsys.Remove(ctx, bw.dir+"/"+x)
+					}
 				}
 				for _, f := range m.Compact.NewIndexFiles {
 					_ = w.t.meta.fsys.Remove(ctx, w.t.meta.IndexPath(f.FileName))

@@ -114,6 +114,10 @@ type pkWriter struct {
 	assigner   *hashAssigner
 	indexNames *datafile.FileNames
 
+	// full is the writer's periodic full compaction (write_fullcl.go);
+	// nil when it does not compact.
+	full *pkFullCompaction
+
 	postponeSchema *schema.TableSchema
 	retractChecked map[data.RowKind]bool
 	failed         error
@@ -257,6 +261,13 @@ func newPKWriter(w *TableWriter, opts *WriterOptions) (*pkWriter, error) {
 		if p.postponeSchema, err = postponeSchema(ts, opts.CommitUser); err != nil {
 			return nil, err
 		}
+	}
+	wo, err := writeOnly(ts.Options)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	}
+	if p.full, err = newPKFullCompaction(w.t, ts, wo || opts.WriteOnly, p.mode); err != nil {
+		return nil, err
 	}
 	// Refuse unwritable options now rather than at the first batch.
 	if p.mode == bucketPostpone {
@@ -940,6 +951,13 @@ func (p *pkWriter) prepareCommit(ctx context.Context) ([]CommitMessage, error) {
 		}
 		msgs = append(msgs, m)
 	}
+	if p.full != nil {
+		out, err := p.full.afterPrepare(ctx, p.w, msgs)
+		if err != nil {
+			return fail(err)
+		}
+		msgs = out
+	}
 	return msgs, nil
 }
 
@@ -978,6 +996,9 @@ func (p *pkWriter) removeMessage(ctx context.Context, m *CommitMessage) error {
 	for _, list := range [][]manifest.DataFileMeta{m.NewFiles, m.ChangelogFiles} {
 		for _, f := range list {
 			errs = append(errs, ignoreMissing(p.w.t.meta.fsys.Remove(ctx, dir+"/"+f.FileName)))
+			for _, x := range f.ExtraFiles { // its separate file index
+				errs = append(errs, ignoreMissing(p.w.t.meta.fsys.Remove(ctx, dir+"/"+x)))
+			}
 		}
 	}
 	for _, f := range m.NewIndexFiles {

@@ -142,7 +142,7 @@ func TestWritePrimaryKeyRefusedTables(t *testing.T) {
 	ctx := context.Background()
 	// A dynamic-bucket table whose primary key lacks the partition key: an
 	// update may move a key across partitions (Java's global index).
-	b := paimon.NewSchemaBuilder().Column("dt", schema.StringType()).Column("id", schema.BigIntType().NotNull()).
+	b := schema.NewSchemaBuilder().Column("dt", schema.StringType()).Column("id", schema.BigIntType().NotNull()).
 		Column("v", schema.StringType()).PrimaryKey("id").PartitionKeys("dt").Option("bucket", "-1")
 	s, err := b.Build()
 	require.NoError(t, err)
@@ -180,7 +180,7 @@ func TestWritePrimaryKeyBucketCountChanged(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, w.Close(ctx))
 
-	_, err = paimon.AlterTable(ctx, fsys, "db.db/t", paimon.SetOption{Key: "bucket", Value: "3"})
+	_, err = alterTable(ctx, fsys, "db.db/t", paimon.SetOption{Key: "bucket", Value: "3"})
 	require.NoError(t, err)
 	tbl = reopen(t, fsys)
 	before := tableFiles(t, fsys)

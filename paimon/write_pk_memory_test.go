@@ -85,8 +85,8 @@ func BenchmarkPrimaryKeyUpsertRSS(b *testing.B) {
 }
 
 // pkMemSchema is the benchmark table: key k, three value columns.
-func pkMemSchema() *paimon.Schema {
-	s, err := paimon.NewSchemaBuilder().
+func pkMemSchema() *schema.Schema {
+	s, err := schema.NewSchemaBuilder().
 		Column("k", schema.BigIntType().NotNull()).
 		Column("v", schema.BigIntType()).
 		Column("s", schema.StringType()).

@@ -30,7 +30,7 @@ func newPKTable(t *testing.T, partitioned bool, opts map[string]string) (*paimon
 	fsys, err := localfs.New(t.TempDir(), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { fsys.Close() })
-	b := paimon.NewSchemaBuilder()
+	b := schema.NewSchemaBuilder()
 	for _, f := range writeFields {
 		b.Column(f.Name, f.Type)
 	}

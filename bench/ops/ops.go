@@ -59,9 +59,14 @@ const (
 	OpWriteORC   = "write-10m-orc"
 	// OpPKWrite upserts rows (30% of them updates) into a primary-key
 	// table of 4 buckets (issue 17; pkwrite.go).
-	OpPKWrite   = "pk-write"
-	DB          = "bench"
-	commitBatch = 10 // rows of each commit of the commit benchmark
+	OpPKWrite = "pk-write"
+	// OpWriteStream is streaming ingest (issue 23): write-10m's rows
+	// generated batch by batch inside the timed loop straight into the
+	// writer, nothing materialised beforehand, so the process's peak RSS
+	// is the writer's own footprint (plus one generated batch).
+	OpWriteStream = "write-stream-10m"
+	DB            = "bench"
+	commitBatch   = 10 // rows of each commit of the commit benchmark
 )
 
 // Options configures one run of an operation.
@@ -159,6 +164,8 @@ func prepare(ctx context.Context, op, impl string, o Options) (timedBody, error)
 		return timed(func(ctx context.Context) (int64, error) { return planRows(ctx, tbl) }), nil
 	case OpWrite, OpWriteORC:
 		return prepareWrite(ctx, op, impl, o)
+	case OpWriteStream:
+		return prepareWriteStream(ctx, impl, o)
 	case OpPKWrite:
 		return preparePKWrite(ctx, impl, o)
 	case OpCommit:

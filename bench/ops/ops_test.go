@@ -175,11 +175,11 @@ func TestDataFilesRefusesAnEmptyList(t *testing.T) {
 
 // appendSchema is PaimonBench.appendSchema: the columns every append table
 // of the suite has.
-func appendSchema(t *testing.T) *paimon.Schema { return appendSchemaFormat(t, "parquet") }
+func appendSchema(t *testing.T) *schema.Schema { return appendSchemaFormat(t, "parquet") }
 
-func appendSchemaFormat(t *testing.T, format string) *paimon.Schema {
+func appendSchemaFormat(t *testing.T, format string) *schema.Schema {
 	t.Helper()
-	s, err := paimon.NewSchemaBuilder().
+	s, err := schema.NewSchemaBuilder().
 		Column("id", schema.BigIntType().NotNull()).
 		Column("qty", schema.IntType()).
 		Column("price", schema.DoubleType()).

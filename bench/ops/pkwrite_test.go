@@ -42,7 +42,7 @@ func TestPKWriteOperation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := paimon.NewSchemaBuilder().
+	sc, err := schema.NewSchemaBuilder().
 		Column("k", schema.BigIntType().NotNull()).Column("v", schema.BigIntType()).
 		Column("s", schema.StringType()).Column("d", schema.DoubleType()).
 		PrimaryKey("k").Option("bucket", "4").Option("write-only", "true").Build()

@@ -54,6 +54,26 @@ func prepareWrite(ctx context.Context, op, impl string, o Options) (timedBody, e
 	return timed(func(ctx context.Context) (int64, error) { return WriteAndCommit(ctx, tbl, recs, nil) }), nil
 }
 
+// prepareWriteStream returns the body of write-stream-10m: WriteStream
+// into bench.write with default writer options, generating the rows inside
+// the timed loop. It runs once per process (the table must be empty).
+func prepareWriteStream(ctx context.Context, impl string, o Options) (timedBody, error) {
+	if o.Rows <= 0 {
+		return nil, fmt.Errorf("%w: write needs rows", ErrBadOptions)
+	}
+	if o.Warmup+o.Iters != 1 {
+		return nil, fmt.Errorf("%w: %s runs once per process", ErrBadOptions, OpWriteStream)
+	}
+	if impl != ImplGo {
+		return nil, fmt.Errorf("%w: %s by %s", ErrUnsupported, OpWriteStream, impl)
+	}
+	tbl, err := OpenTable(ctx, o.Warehouse, "write")
+	if err != nil {
+		return nil, err
+	}
+	return timed(func(ctx context.Context) (int64, error) { return WriteStream(ctx, tbl, o.Rows, nil) }), nil
+}
+
 // WriteAndCommit appends recs to tbl through one TableWriter (opts, nil
 // for defaults) and one batch commit and returns the rows written.
 func WriteAndCommit(ctx context.Context, tbl *paimon.Table, recs []arrow.RecordBatch, opts *paimon.WriterOptions) (int64, error) {

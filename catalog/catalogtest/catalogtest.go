@@ -6,6 +6,7 @@ package catalogtest
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,6 +14,8 @@ import (
 	"github.com/paimon-go/paimon-go/catalog"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/fs/memfs"
+	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -92,8 +95,8 @@ func Populate(ctx context.Context, c catalog.Catalog, createBranch func(ctx cont
 			return fmt.Errorf("catalogtest: %w", err)
 		}
 	}
-	base := func(pk bool, extra ...string) *paimon.Schema {
-		b := paimon.NewSchemaBuilder().Column("id", schema.IntType().NotNull()).Column("name", schema.StringType())
+	base := func(pk bool, extra ...string) *schema.Schema {
+		b := schema.NewSchemaBuilder().Column("id", schema.IntType().NotNull()).Column("name", schema.StringType())
 		for _, col := range extra {
 			b.Column(col, schema.BigIntType())
 		}
@@ -305,7 +308,7 @@ func RunDDL(t *testing.T, newCatalog func(t *testing.T) catalog.Catalog) {
 	require.True(t, ok, "%T has no DDL", c)
 	const db = "ddl_db"
 	id := paimon.Identifier{Database: db, Table: "t"}
-	s, err := paimon.NewSchemaBuilder().Column("id", schema.IntType().NotNull()).Column("name", schema.StringType()).Build()
+	s, err := schema.NewSchemaBuilder().Column("id", schema.IntType().NotNull()).Column("name", schema.StringType()).Build()
 	require.NoError(t, err)
 	columns := func(id paimon.Identifier) []string {
 		tbl, err := c.LoadTable(ctx, id)
@@ -347,6 +350,7 @@ func RunDDL(t *testing.T, newCatalog func(t *testing.T) catalog.Catalog) {
 		require.Error(t, ddl.AlterTable(ctx, id, drop, false))
 		require.Equal(t, []string{"id", "name", "extra"}, columns(id))
 	})
+	t.Run("SchemaPaths", func(t *testing.T) { schemaPaths(t, c, ddl, db) })
 	t.Run("DropDatabaseNotEmpty", func(t *testing.T) {
 		require.ErrorIs(t, ddl.DropDatabase(ctx, db, false, false), catalog.ErrDatabaseNotEmpty)
 	})
@@ -366,4 +370,109 @@ func RunDDL(t *testing.T, newCatalog func(t *testing.T) catalog.Catalog) {
 		require.ErrorIs(t, ddl.DropDatabase(ctx, db, false, false), catalog.ErrDatabaseNotFound)
 		require.NoError(t, ddl.DropDatabase(ctx, db, true, false))
 	})
+}
+
+// timeMillis matches the creation time of a schema file, the one member
+// that differs between two creations of the same schema.
+var timeMillis = regexp.MustCompile(`"timeMillis" : [0-9]+`)
+
+// schemaFile returns the latest schema file of the table, timeMillis zeroed.
+func schemaFile(t *testing.T, tbl *paimon.Table) string {
+	t.Helper()
+	meta := tbl.Meta()
+	data, err := fs.ReadFile(context.Background(), meta.FS(), meta.SchemaPath(tbl.Schema().ID))
+	require.NoError(t, err)
+	return timeMillis.ReplaceAllString(string(data), `"timeMillis" : 0`)
+}
+
+// schemaPaths checks that one table definition made through each public
+// way (schema.NewSchemaBuilder, schema.DecodeSchema, a schema.Schema
+// literal) creates the same schema file through the catalog as
+// paimon.CreateTable writes on a file system, and that the same changes
+// give the same next schema file through the catalog's AlterTable, through
+// Table.Alter of the table the catalog loads and through Table.Alter on a
+// file system.
+func schemaPaths(t *testing.T, c catalog.Catalog, ddl catalog.DDL, db string) {
+	ctx := context.Background()
+	desc, comment := "the key", "made three ways"
+	opts := map[string]string{
+		coreoptions.Bucket: "2", coreoptions.FileFormat: "parquet", coreoptions.SnapshotNumRetainedMin: "5",
+		coreoptions.ManifestTargetFileSize: "4 mb", coreoptions.ChangelogProducer: "input",
+	}
+	nested := schema.RowType(schema.NewField(0, "x", schema.IntType()), schema.NewField(0, "y", schema.StringType()))
+	built, err := schema.NewSchemaBuilder().
+		ColumnWithDescription("id", schema.IntType().NotNull(), desc).
+		Column("p", schema.StringType()).
+		Column("name", schema.StringType()).
+		Column("nested", nested).
+		PartitionKeys("p").
+		PrimaryKey("id", "p").
+		Options(opts).
+		Comment(comment).
+		Build()
+	require.NoError(t, err)
+	decoded, err := schema.DecodeSchema([]byte(`{"fields":[
+		{"name":"id","type":"INT NOT NULL","description":"the key"},{"name":"p","type":"STRING"},
+		{"name":"name","type":"STRING"},
+		{"name":"nested","type":{"type":"ROW","fields":[{"name":"x","type":"INT"},{"name":"y","type":"STRING"}]}}],
+		"partitionKeys":["p"],"primaryKeys":["id","p"],
+		"options":{"bucket":"2","changelog-producer":"input","file.format":"parquet",
+			"manifest.target-file-size":"4 mb","snapshot.num-retained.min":"5"},
+		"comment":"made three ways"}`))
+	require.NoError(t, err)
+	literal := &schema.Schema{
+		Fields: schema.AssignFieldIDs([]schema.DataField{
+			schema.NewField(0, "id", schema.IntType()).WithDescription(desc),
+			schema.NewField(0, "p", schema.StringType()),
+			schema.NewField(0, "name", schema.StringType()),
+			schema.NewField(0, "nested", nested),
+		}),
+		PartitionKeys: []string{"p"},
+		PrimaryKeys:   []string{"id", "p"},
+		Options:       opts,
+		Comment:       &comment,
+	}
+
+	// The reference: the library on a file system.
+	ref, err := paimon.CreateTable(ctx, memfs.New(nil), "ref", built)
+	require.NoError(t, err)
+	want := schemaFile(t, ref)
+
+	id := func(name string) paimon.Identifier { return paimon.Identifier{Database: db, Table: name} }
+	defs := map[string]*schema.Schema{"built": built, "decoded": decoded, "literal": literal}
+	for _, name := range []string{"built", "decoded", "literal"} {
+		require.NoError(t, ddl.CreateTable(ctx, id(name), defs[name], false), name)
+		tbl, err := c.LoadTable(ctx, id(name))
+		require.NoError(t, err, name)
+		require.Equal(t, want, schemaFile(t, tbl), "%s: schema-0", name)
+	}
+
+	changes := []paimon.SchemaChange{
+		paimon.AddColumn{FieldNames: []string{"extra"}, Type: schema.BigIntType()},
+		paimon.SetOption{Key: coreoptions.SnapshotNumRetainedMax, Value: "20"},
+		paimon.RemoveOption{Key: coreoptions.ManifestTargetFileSize},
+		paimon.RenameColumn{FieldNames: []string{"name"}, NewName: "label"},
+		paimon.UpdateComment{Comment: &desc},
+	}
+	next, err := ref.Alter(ctx, changes...)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), next.ID)
+	ref, err = paimon.OpenTable(ctx, ref.Meta().FS(), "ref", nil)
+	require.NoError(t, err)
+	want = schemaFile(t, ref)
+
+	require.NoError(t, ddl.AlterTable(ctx, id("built"), changes, false))
+	tbl, err := c.LoadTable(ctx, id("decoded"))
+	require.NoError(t, err)
+	got, err := tbl.Alter(ctx, changes...)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), got.ID)
+	for _, name := range []string{"built", "decoded"} {
+		tbl, err := c.LoadTable(ctx, id(name))
+		require.NoError(t, err, name)
+		require.Equal(t, want, schemaFile(t, tbl), "%s: schema-1", name)
+	}
+	for _, name := range []string{"built", "decoded", "literal"} {
+		require.NoError(t, ddl.DropTable(ctx, id(name), false), name)
+	}
 }

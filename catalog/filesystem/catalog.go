@@ -23,25 +23,30 @@ func init() {
 
 // open is the catalog.MetastoreOpener for "filesystem"; the catalog it
 // returns owns fsys.
-func open(_ context.Context, fsys fs.FS, warehouse string, _ *catalog.Options) (catalog.Catalog, error) {
+func open(_ context.Context, fsys fs.FS, warehouse string, o *catalog.Options) (catalog.Catalog, error) {
 	if err := fs.CheckDir("open", warehouse); err != nil {
 		return nil, fmt.Errorf("filesystem catalog: warehouse: %w", err)
 	}
-	c := New(fsys, warehouse, nil)
+	c := New(fsys, warehouse, &Options{BlobOpener: o.BlobOpener})
 	c.ownsFS = true
 	return c, nil
 }
 
-// Options configures New. It has no settings yet; nil is fine.
-type Options struct{}
+// Options configures New; nil is fine.
+type Options struct {
+	// BlobOpener is given to the tables the catalog loads
+	// (paimon.TableOptions.BlobOpener).
+	BlobOpener paimon.BlobOpener
+}
 
 // Catalog is a catalog.Catalog over a warehouse directory. It is safe for
 // concurrent use and caches nothing: every call reads the file system, so
 // tables created by other processes are seen at once.
 type Catalog struct {
-	fsys      fs.FS
-	warehouse string
-	ownsFS    bool
+	fsys       fs.FS
+	warehouse  string
+	ownsFS     bool
+	blobOpener paimon.BlobOpener
 }
 
 var _ catalog.Catalog = (*Catalog)(nil)
@@ -49,11 +54,15 @@ var _ catalog.Catalog = (*Catalog)(nil)
 // New returns the catalog of the warehouse directory warehouse ("." for the
 // root) of fsys. The caller keeps ownership of fsys: Close does not close
 // it. An invalid warehouse name makes every operation fail.
-func New(fsys fs.FS, warehouse string, _ *Options) *Catalog {
+func New(fsys fs.FS, warehouse string, opts *Options) *Catalog {
 	if warehouse == "" {
 		warehouse = "."
 	}
-	return &Catalog{fsys: fsys, warehouse: strings.TrimSuffix(warehouse, "/")}
+	c := &Catalog{fsys: fsys, warehouse: strings.TrimSuffix(warehouse, "/")}
+	if opts != nil {
+		c.blobOpener = opts.BlobOpener
+	}
+	return c
 }
 
 // Warehouse returns the warehouse directory inside the file system.
@@ -184,7 +193,7 @@ func (c *Catalog) LoadTable(ctx context.Context, id paimon.Identifier) (*paimon.
 	if err := fs.CheckDir("open", c.warehouse); err != nil {
 		return nil, fmt.Errorf("filesystem catalog: warehouse: %w", err)
 	}
-	t, err := paimon.OpenTable(ctx, c.fsys, c.TablePath(id), &paimon.TableOptions{Branch: id.Branch, Identifier: id})
+	t, err := paimon.OpenTable(ctx, c.fsys, c.TablePath(id), &paimon.TableOptions{Branch: id.Branch, Identifier: id, BlobOpener: c.blobOpener})
 	if errors.Is(err, paimon.ErrTableNotFound) {
 		return nil, fmt.Errorf("%w: %s: %w", catalog.ErrTableNotFound, id, err)
 	}

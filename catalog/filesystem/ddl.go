@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paimon-go/paimon-go/catalog"
+	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon"
@@ -79,7 +80,7 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, ignoreIfNotExis
 // branch, no system table, no "path" option, auto-create not set, and only
 // ordinary tables (type "table" or "materialized-table"; format and object
 // tables are not supported here).
-func (c *Catalog) CreateTable(ctx context.Context, id paimon.Identifier, s *paimon.Schema, ignoreIfExists bool) error {
+func (c *Catalog) CreateTable(ctx context.Context, id paimon.Identifier, s *schema.Schema, ignoreIfExists bool) error {
 	id, err := ddlIdentifier(id, false)
 	if err != nil {
 		return err
@@ -160,26 +161,24 @@ func (c *Catalog) DropTable(ctx context.Context, id paimon.Identifier, ignoreIfN
 	return nil
 }
 
-// AlterTable applies changes to the table's latest schema on id.Branch (see
-// paimon.CommitSchemaChanges).
+// AlterTable applies changes to the table's latest schema on id.Branch: it
+// loads the table and calls paimon.Table.Alter, the one way a schema
+// changes.
 func (c *Catalog) AlterTable(ctx context.Context, id paimon.Identifier, changes []paimon.SchemaChange, ignoreIfNotExists bool) error {
 	id, err := ddlIdentifier(id, true)
 	if err != nil {
 		return err
 	}
-	if err := fs.CheckDir("stat", c.warehouse); err != nil {
-		return fmt.Errorf("filesystem catalog: warehouse: %w", err)
+	tbl, err := c.LoadTable(ctx, id)
+	if errors.Is(err, catalog.ErrTableNotFound) && ignoreIfNotExists {
+		return nil
 	}
-	meta := paimon.NewTableMeta(c.fsys, c.TablePath(id)).WithBranch(id.Branch)
-	ids, err := meta.SchemaIDs(ctx)
 	if err != nil {
-		return fmt.Errorf("filesystem catalog: table %s: %w", id, err)
+		return err
 	}
-	if len(ids) > 0 {
-		_, err = paimon.CommitSchemaChanges(ctx, meta, changes)
-	}
+	_, err = tbl.Alter(ctx, changes...)
 	switch {
-	case len(ids) == 0 || errors.Is(err, paimon.ErrTableNotFound):
+	case errors.Is(err, paimon.ErrTableNotFound): // dropped meanwhile
 		if ignoreIfNotExists {
 			return nil
 		}

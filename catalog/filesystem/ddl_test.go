@@ -28,9 +28,9 @@ func ddlCatalogs(t *testing.T) map[string]*filesystem.Catalog {
 	}
 }
 
-func simpleSchema(t *testing.T, opts map[string]string) *paimon.Schema {
+func simpleSchema(t *testing.T, opts map[string]string) *schema.Schema {
 	t.Helper()
-	s, err := paimon.NewSchemaBuilder().
+	s, err := schema.NewSchemaBuilder().
 		Column("id", schema.IntType()).
 		Column("v", schema.StringType()).
 		PrimaryKey("id").Option("bucket", "1").Options(opts).Build()
@@ -210,7 +210,7 @@ func TestDDLMatchesJava(t *testing.T) {
 		Schema json.RawMessage `json:"schema"`
 	}
 	require.NoError(t, json.Unmarshal(data, &plan))
-	s, err := paimon.ParseSchemaJSON(plan.Schema)
+	s, err := schema.DecodeSchema(plan.Schema)
 	require.NoError(t, err)
 	fsys := memfs.New(nil)
 	c := filesystem.New(fsys, "warehouse", nil)

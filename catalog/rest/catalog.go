@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paimon-go/paimon-go/catalog"
+	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/coreoptions"
 	"github.com/paimon-go/paimon-go/paimon"
@@ -344,7 +345,7 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, ignoreIfNotExis
 
 // CreateTable creates a table; the catalog's table-default.* options fill
 // in what the schema does not set (Java RESTCatalog.createTable).
-func (c *Catalog) CreateTable(ctx context.Context, id paimon.Identifier, s *paimon.Schema, ignoreIfExists bool) error {
+func (c *Catalog) CreateTable(ctx context.Context, id paimon.Identifier, s *schema.Schema, ignoreIfExists bool) error {
 	id, err := ddlIdentifier(id, false)
 	if err != nil {
 		return err
@@ -355,9 +356,13 @@ func (c *Catalog) CreateTable(ctx context.Context, id paimon.Identifier, s *paim
 	if v, ok := s.Options[coreoptions.AutoCreate]; ok && !strings.EqualFold(v, "false") {
 		return fmt.Errorf("rest catalog: create table %s: %w: the value of the auto-create option should be false", id, paimon.ErrInvalidSchema)
 	}
+	req, err := toSchemaJSON(s, c.defaults)
+	if err != nil {
+		return fmt.Errorf("rest catalog: create table %s: %w: %w", id, paimon.ErrInvalidSchema, err)
+	}
 	body := map[string]any{
 		"identifier": identifierJSON{Database: id.Database, Object: id.Table},
-		"schema":     toSchemaJSON(s, c.defaults),
+		"schema":     req,
 	}
 	err = c.post(ctx, c.paths.tables(id.Database), body, nil)
 	switch {
@@ -419,31 +424,50 @@ func (c *Catalog) RenameTable(ctx context.Context, from, to paimon.Identifier, i
 	return nil
 }
 
-// AlterTable sends schema changes for the server to apply (Java
-// RESTCatalog.alterTable).
+// AlterTable changes the table's schema (Java RESTCatalog.alterTable): it
+// loads the table and calls paimon.Table.Alter, which checks the changes
+// against the latest schema as the filesystem catalog does, then sends them
+// for the server to apply (alterSchema).
 func (c *Catalog) AlterTable(ctx context.Context, id paimon.Identifier, changes []paimon.SchemaChange, ignoreIfNotExists bool) error {
 	id, err := ddlIdentifier(id, true)
 	if err != nil {
 		return err
 	}
+	tbl, err := c.LoadTable(ctx, id)
+	if errors.Is(err, catalog.ErrTableNotFound) && ignoreIfNotExists {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := tbl.Alter(ctx, changes...); err != nil {
+		if errors.Is(err, catalog.ErrTableNotFound) && ignoreIfNotExists {
+			return nil // dropped meanwhile
+		}
+		return wrapf(err, "alter table %s", id)
+	}
+	return nil
+}
+
+// alterSchema sends schema changes for the server to apply (the request of
+// Java RESTCatalog.alterTable).
+func (c *Catalog) alterSchema(ctx context.Context, id paimon.Identifier, changes []paimon.SchemaChange) error {
 	body, err := schemaChangesJSON(changes)
 	if err != nil {
-		return wrapf(err, "alter table %s", id)
+		return err
 	}
 	err = c.post(ctx, c.paths.table(id.Database, objectName(id)), map[string]any{"changes": body}, nil)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, ErrNotFound) && resourceIs(err, resourceColumn):
-		return wrapKind(err, paimon.ErrInvalidSchema, "alter table %s: invalid change", id)
-	case errors.Is(err, ErrNotFound) && ignoreIfNotExists:
-		return nil
+		return wrapKind(err, paimon.ErrInvalidSchema, "invalid change")
 	case errors.Is(err, ErrNotFound):
 		return tableError(id, err)
 	case errors.Is(err, ErrAlreadyExists), errors.Is(err, ErrBadRequest):
-		return wrapKind(err, paimon.ErrInvalidSchema, "alter table %s: invalid change", id)
+		return wrapKind(err, paimon.ErrInvalidSchema, "invalid change")
 	}
-	return wrapf(err, "alter table %s", id)
+	return err
 }
 
 // databaseError maps an error about database name to the catalog's

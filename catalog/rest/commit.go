@@ -25,6 +25,7 @@ var (
 	_ paimon.SnapshotCommit   = (*committer)(nil)
 	_ paimon.SnapshotRollback = (*committer)(nil)
 	_ paimon.CatalogBranches  = (*committer)(nil)
+	_ paimon.CatalogSchemas   = (*committer)(nil)
 )
 
 func (m *committer) object(branch string) paimon.Identifier {
@@ -92,6 +93,13 @@ func (m *committer) DropBranch(ctx context.Context, name string) error {
 // current continue as branch name.
 func (m *committer) FastForward(ctx context.Context, current, name string) error {
 	return m.c.FastForward(ctx, m.object(current), name)
+}
+
+// AlterSchema implements paimon.CatalogSchemas (Java
+// RESTCatalog.alterTable): the server applies the changes, which
+// paimon.Table.Alter has checked.
+func (m *committer) AlterSchema(ctx context.Context, branch string, changes []paimon.SchemaChange) error {
+	return m.c.alterSchema(ctx, m.object(branch), changes)
 }
 
 // TableSnapshot is the latest snapshot of a table with the totals the

@@ -123,9 +123,9 @@ func TestLiveCatalogAPI(t *testing.T) {
 		local, err := localfs.New(t.TempDir(), nil)
 		require.NoError(t, err)
 		defer local.Close()
-		_, err = paimon.CreateTable(ctx, local, "t", liveSchema(t))
+		localTbl, err := paimon.CreateTable(ctx, local, "t", liveSchema(t))
 		require.NoError(t, err)
-		want, err := paimon.AlterTable(ctx, local, "t", changes...)
+		want, err := localTbl.Alter(ctx, changes...)
 		require.NoError(t, err)
 		require.Equal(t, want.Fields, got.Fields)
 		require.Equal(t, want.HighestFieldID, got.HighestFieldID)
@@ -137,13 +137,13 @@ func TestLiveCatalogAPI(t *testing.T) {
 			require.Equal(t, v, got.Options[k], "option %s", k)
 		}
 
-		// A change the server refuses is an invalid schema (a 409 here),
-		// or unsupported when the server says so (its 501 for dropping a
-		// partition column); nothing changes.
+		// Table.Alter checks the changes before they go to the server, so
+		// the refusals are those of the filesystem catalog; nothing
+		// changes.
 		err = c.AlterTable(ctx, id("alter"), []paimon.SchemaChange{paimon.RenameColumn{FieldNames: []string{"label"}, NewName: "id"}}, false)
-		require.ErrorIs(t, err, paimon.ErrInvalidSchema)
+		require.ErrorIs(t, err, paimon.ErrColumnExists)
 		err = c.AlterTable(ctx, id("alter"), []paimon.SchemaChange{paimon.DropColumn{FieldNames: []string{"dt"}}}, false)
-		require.ErrorIs(t, err, paimon.ErrUnsupported)
+		require.ErrorIs(t, err, paimon.ErrSchemaChangeRefused)
 		tbl, err = c.LoadTable(ctx, id("alter"))
 		require.NoError(t, err)
 		require.Equal(t, got.ID, tbl.Schema().ID)

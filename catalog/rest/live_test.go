@@ -70,9 +70,9 @@ var liveFields = []schema.DataField{
 	{ID: 2, Name: "name", Type: schema.StringType()},
 }
 
-func liveSchema(t *testing.T, opts ...string) *paimon.Schema {
+func liveSchema(t *testing.T, opts ...string) *schema.Schema {
 	t.Helper()
-	b := paimon.NewSchemaBuilder()
+	b := schema.NewSchemaBuilder()
 	for i := 0; i+1 < len(opts); i += 2 {
 		b.Option(opts[i], opts[i+1])
 	}
@@ -218,7 +218,7 @@ func TestLiveGoWritesJavaReads(t *testing.T) {
 	// A primary-key table with two buckets: the second commit updates
 	// rows of the first.
 	pkID := paimon.Identifier{Database: "db", Table: "pk"}
-	b := paimon.NewSchemaBuilder()
+	b := schema.NewSchemaBuilder()
 	for _, f := range liveFields {
 		b.Column(f.Name, f.Type)
 	}

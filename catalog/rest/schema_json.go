@@ -1,40 +1,96 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/javacompat"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
-// schemaJSON is Java's Schema JSON, the body of CreateTableRequest and the
-// "schema" of GetTableResponse.
+// schemaJSON is Java's Schema JSON, the body of CreateTableRequest.
 type schemaJSON struct {
-	Fields        []schema.DataField `json:"fields"`
-	PartitionKeys []string           `json:"partitionKeys"`
-	PrimaryKeys   []string           `json:"primaryKeys"`
-	Options       map[string]string  `json:"options"`
-	Comment       *string            `json:"comment"`
+	Fields        []schema.DataField
+	PartitionKeys []string
+	PrimaryKeys   []string
+	Options       map[string]string
+	OptionOrder   []string // the order Java's client serializes them in
+	Comment       *string
 }
 
-func toSchemaJSON(s *paimon.Schema, defaults map[string]string) schemaJSON {
-	opts := make(map[string]string, len(s.Options)+len(defaults))
-	for k, v := range defaults {
-		opts[k] = v
+// toSchemaJSON returns the request's schema: s normalized, with the
+// catalog's table-default options put after its own where it does not set
+// them (Java's RESTCatalog.createTable). The options keep the order of
+// Java's HashMap, as Java's client serializes them, so that the server,
+// which copies them into a HashMap again, writes the schema file the
+// filesystem catalog writes.
+func toSchemaJSON(s *schema.Schema, defaults map[string]string) (schemaJSON, error) {
+	n, err := s.Normalized()
+	if err != nil {
+		return schemaJSON{}, err
 	}
-	for k, v := range s.Options {
-		opts[k] = v
+	m := javacompat.CopyStringMap(n.OptionOrder(), n.Options)
+	for _, k := range slices.Sorted(maps.Keys(defaults)) {
+		if _, ok := m.Get(k); !ok {
+			m.Put(k, defaults[k])
+		}
 	}
-	out := schemaJSON{Fields: s.Fields, PartitionKeys: s.PartitionKeys, PrimaryKeys: s.PrimaryKeys,
-		Options: opts, Comment: s.Comment}
-	if out.PartitionKeys == nil {
-		out.PartitionKeys = []string{}
+	return schemaJSON{Fields: n.Fields, PartitionKeys: n.PartitionKeys, PrimaryKeys: n.PrimaryKeys,
+		Options: m.Values(), OptionOrder: m.Keys(), Comment: n.Comment}, nil
+}
+
+// MarshalJSON writes the members in Java's order, the options in
+// OptionOrder.
+func (s schemaJSON) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	fields, err := json.Marshal(s.Fields)
+	if err != nil {
+		return nil, err
 	}
-	if out.PrimaryKeys == nil {
-		out.PrimaryKeys = []string{}
+	pk, err := json.Marshal(nonNil(s.PartitionKeys))
+	if err != nil {
+		return nil, err
 	}
-	return out
+	prk, err := json.Marshal(nonNil(s.PrimaryKeys))
+	if err != nil {
+		return nil, err
+	}
+	comment, err := json.Marshal(s.Comment)
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(`{"fields":`)
+	b.Write(fields)
+	b.WriteString(`,"partitionKeys":`)
+	b.Write(pk)
+	b.WriteString(`,"primaryKeys":`)
+	b.Write(prk)
+	b.WriteString(`,"options":{`)
+	for i, k := range s.OptionOrder {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kj, _ := json.Marshal(k) // strings always marshal
+		vj, _ := json.Marshal(s.Options[k])
+		b.Write(kj)
+		b.WriteByte(':')
+		b.Write(vj)
+	}
+	b.WriteString(`},"comment":`)
+	b.Write(comment)
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // Actions of Java's SchemaChange JSON (SchemaChange.Actions).

@@ -11,8 +11,9 @@ import (
 	"github.com/paimon-go/paimon-go/catalog"
 	_ "github.com/paimon-go/paimon-go/catalog/filesystem" // metastore "filesystem"
 	"github.com/paimon-go/paimon-go/catalog/rest"         // metastore "rest" (http:// and https://)
-	_ "github.com/paimon-go/paimon-go/fs/localfs"         // file:// and plain paths
-	_ "github.com/paimon-go/paimon-go/fs/memfs"           // mem://
+	"github.com/paimon-go/paimon-go/fs"
+	_ "github.com/paimon-go/paimon-go/fs/localfs" // file:// and plain paths
+	_ "github.com/paimon-go/paimon-go/fs/memfs"   // mem://
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -126,7 +127,10 @@ func (f *catalogFlags) open(ctx context.Context, warehouse string) (catalog.Cata
 	if warehouse == "" && f.props["metastore"] == "" && f.props["uri"] != "" {
 		warehouse = f.props["uri"] // a REST server given only as uri=
 	}
-	cat, err := catalog.Open(ctx, warehouse, &catalog.Options{Properties: f.props})
+	// BLOB columns stored as descriptors are fetched from wherever the
+	// descriptors point, through the file systems this command links, as
+	// Java fetches them through the table's FileIO.
+	cat, err := catalog.Open(ctx, warehouse, &catalog.Options{Properties: f.props, BlobOpener: fs.OpenFileURI})
 	f.last = cat
 	return cat, err
 }

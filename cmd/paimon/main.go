@@ -125,9 +125,13 @@ func noSchemeText(err error) string {
 	return fmt.Sprintf("unknown warehouse scheme %q: use a local path, file://, mem://, s3://, gs://, azblob:// or an http(s):// REST catalog", scheme)
 }
 
-// errorText is err's message without the "paimon: " prefixes that the
-// library's errors carry at every level of wrapping: the command prints one.
+// errorText is err's message without the "paimon: " and "schema: "
+// prefixes that the library's errors (packages paimon and format/schema)
+// carry at every level of wrapping: the command prints one.
 func errorText(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "paimon: ")
-	return strings.ReplaceAll(msg, ": paimon: ", ": ")
+	msg := err.Error()
+	for _, p := range []string{"paimon: ", "schema: "} {
+		msg = strings.ReplaceAll(strings.TrimPrefix(msg, p), ": "+p, ": ")
+	}
+	return msg
 }

@@ -147,6 +147,8 @@ func TestErrorText(t *testing.T) {
 		{"paimon: x", "x"},
 		{"catalog: open: paimon: table not found", "catalog: open: table not found"},
 		{"--select: paimon: projection on t: paimon: column not found", "--select: projection on t: column not found"},
+		{"t.json: schema: invalid table schema: schema JSON: \"fields\"[0]: schema: corrupt schema JSON: x",
+			"t.json: invalid table schema: schema JSON: \"fields\"[0]: corrupt schema JSON: x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

@@ -20,6 +20,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/goldensrc"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
@@ -49,6 +50,8 @@ func goldenScenarios(t *testing.T) []scenario {
 	files, err := filepath.Glob(filepath.Join(goldenRoot, "*", "*", "scenario.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files, "no golden scenarios under %s", goldenRoot)
+	// The files the golden BLOB descriptors point to.
+	require.NoError(t, goldensrc.Restore(filepath.Join(goldenRoot, "..", "..")))
 	out := make([]scenario, 0, len(files))
 	for _, f := range files {
 		b, err := os.ReadFile(f)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paimon-go/paimon-go/catalog"
+	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/rowio"
 )
@@ -125,7 +126,7 @@ func runTableCreate(ctx context.Context, e *env, c *command, args []string) erro
 	if err != nil {
 		return err
 	}
-	s, err := paimon.ParseSchemaJSON(b)
+	s, err := schema.DecodeSchema(b)
 	if err != nil {
 		return fmt.Errorf("%s: %w", schemaFile, err)
 	}

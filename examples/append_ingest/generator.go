@@ -9,13 +9,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/paimon-go/paimon-go/format/schema"
-	"github.com/paimon-go/paimon-go/paimon"
 )
 
 // eventsSchema is the table the ingester creates: an append-only table of
 // sensor readings, partitioned by sensor.
-func eventsSchema() (*paimon.Schema, error) {
-	return paimon.NewSchemaBuilder().
+func eventsSchema() (*schema.Schema, error) {
+	return schema.NewSchemaBuilder().
 		Column("id", schema.BigIntType().NotNull()).
 		Column("sensor", schema.StringType().NotNull()).
 		Column("reading", schema.DoubleType()).

@@ -18,8 +18,8 @@ import (
 
 // customersSchema is the table: one row per customer id. The default merge
 // engine (deduplicate) keeps the latest row of a key; a -D row removes it.
-func customersSchema() (*paimon.Schema, error) {
-	return paimon.NewSchemaBuilder().
+func customersSchema() (*schema.Schema, error) {
+	return schema.NewSchemaBuilder().
 		Column("id", schema.BigIntType().NotNull()).
 		Column("name", schema.StringType()).
 		Column("email", schema.StringType()).

@@ -36,7 +36,7 @@ func writeDemoTable(ctx context.Context, warehouse string, w io.Writer) error {
 	if !ok {
 		return fmt.Errorf("the catalog cannot create tables")
 	}
-	s, err := paimon.NewSchemaBuilder().
+	s, err := schema.NewSchemaBuilder().
 		Column("day", schema.StringType().NotNull()).
 		Column("user_id", schema.BigIntType().NotNull()).
 		Column("page", schema.StringType()).

@@ -20,8 +20,8 @@ var (
 // ordersSchema is an append-only table (no primary key): every row written
 // is kept, as in a log. It is partitioned by day, so each day's rows live
 // in their own directory and filters on day skip the others.
-func ordersSchema() (*paimon.Schema, error) {
-	return paimon.NewSchemaBuilder().
+func ordersSchema() (*schema.Schema, error) {
+	return schema.NewSchemaBuilder().
 		Column("order_id", schema.BigIntType().NotNull()).
 		Column("customer", schema.StringType()).
 		Column("amount", schema.DoubleType()).
@@ -34,8 +34,8 @@ func ordersSchema() (*paimon.Schema, error) {
 // customersSchema is a primary-key table: a write of an existing id
 // replaces the row (the default "deduplicate" merge engine). A fixed bucket
 // count spreads the keys over that many LSM trees.
-func customersSchema() (*paimon.Schema, error) {
-	return paimon.NewSchemaBuilder().
+func customersSchema() (*schema.Schema, error) {
+	return schema.NewSchemaBuilder().
 		Column("id", schema.BigIntType().NotNull()).
 		Column("name", schema.StringType()).
 		Column("city", schema.StringType()).
@@ -57,7 +57,7 @@ func createTables(ctx context.Context, cat catalog.Catalog, w io.Writer) error {
 	}
 	for _, t := range []struct {
 		id     paimon.Identifier
-		schema func() (*paimon.Schema, error)
+		schema func() (*schema.Schema, error)
 	}{{ordersID, ordersSchema}, {customersID, customersSchema}} {
 		s, err := t.schema()
 		if err != nil {

@@ -144,14 +144,7 @@ func (r *Reader) read(ctx context.Context, fields []schema.DataField, req *ReadR
 	if req == nil {
 		req = &ReadRequest{}
 	}
-	mem := req.Allocator
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	batch := req.BatchSize
-	if batch <= 0 {
-		batch = DefaultBatchSize
-	}
+	mem, batch := schema.ReadDefaults(req.Allocator, req.BatchSize, DefaultBatchSize)
 	if err := ctx.Err(); err != nil {
 		yield(nil, err)
 		return

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"iter"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -24,7 +25,10 @@ var ErrCorrupt = errors.New("blobfile: corrupt file")
 var ErrSchema = errors.New("blobfile: schema mismatch")
 
 // ErrPlaceholder reports a row whose value Java 2.0.0 left to another file
-// (a placeholder, length -2 in the index); reading it needs that file.
+// (a placeholder, length -2 in the index) where the file is read alone.
+// A data-evolution read resolves placeholders across the row-id group's
+// BLOB files (IsPlaceholder, Value); Read returns this error, as Java's
+// BlobPlaceholder fails when its bytes are asked for.
 var ErrPlaceholder = errors.New("blobfile: placeholder value")
 
 const (
@@ -132,6 +136,37 @@ func Open(ctx context.Context, r io.ReaderAt, size int64, opts *ReadOptions) (*R
 // NumRows returns the number of rows (values, NULLs included) of the file.
 func (r *Reader) NumRows() int64 { return int64(len(r.lengths)) }
 
+// IsNull reports whether row i (0 <= i < NumRows) is NULL.
+func (r *Reader) IsNull(i int64) bool { return r.lengths[i] == nullLength }
+
+// IsPlaceholder reports whether row i (0 <= i < NumRows) is a placeholder:
+// Java 2.0.0 wrote it for a row whose value an older file of the same
+// row ids holds (BlobFormatWriter.PLACE_HOLDER_LENGTH).
+func (r *Reader) IsPlaceholder(i int64) bool { return r.lengths[i] == placeholderLength }
+
+// AppendValue reads and checks the value of row i, which is neither NULL
+// nor a placeholder, and appends it to dst.
+func (r *Reader) AppendValue(dst []byte, i int64) ([]byte, error) {
+	if i < 0 || i >= int64(len(r.lengths)) {
+		return dst, fmt.Errorf("blobfile: %s: row %d of %d", r.name, i, len(r.lengths))
+	}
+	switch r.lengths[i] {
+	case nullLength:
+		return dst, fmt.Errorf("blobfile: %s: row %d is NULL", r.name, i)
+	case placeholderLength:
+		return dst, fmt.Errorf("%w: %s row %d", ErrPlaceholder, r.name, i)
+	}
+	// Read the record into dst's spare room and move the value over the
+	// magic (copy handles the overlap).
+	n, l := len(dst), int(r.lengths[i])
+	dst = slices.Grow(dst, l)
+	v, err := r.record(int(i), dst[n:n+l])
+	if err != nil {
+		return dst[:n], err
+	}
+	return dst[:n+copy(dst[n:n+len(v)], v)], nil
+}
+
 // Read returns the file's rows as batches of fields: no field (batches of
 // rows only) or one BLOB field. Every value is checked against its record's
 // magic, length and CRC.
@@ -140,14 +175,7 @@ func (r *Reader) Read(ctx context.Context, fields []schema.DataField, req *ReadR
 		if req == nil {
 			req = &ReadRequest{}
 		}
-		mem := req.Allocator
-		if mem == nil {
-			mem = memory.DefaultAllocator
-		}
-		batch := req.BatchSize
-		if batch <= 0 {
-			batch = DefaultBatchSize
-		}
+		mem, batch := schema.ReadDefaults(req.Allocator, req.BatchSize, DefaultBatchSize)
 		if len(fields) > 1 || (len(fields) == 1 && fields[0].Type.Root != schema.Blob) {
 			yield(nil, fmt.Errorf("%w: %s holds one BLOB column, not %d column(s) %v", ErrSchema, r.name, len(fields), fieldNames(fields)))
 			return

@@ -138,3 +138,114 @@ func TestPlaceholderAndSchema(t *testing.T) {
 	}
 	require.Equal(t, int64(1), rows)
 }
+
+// TestRowAccess: IsNull, IsPlaceholder and AppendValue over a file whose
+// index mixes values, NULLs and placeholders (the Writer writes no
+// placeholders, so they are added to its index here as Java 2.0.0's
+// AbstractBlobElementWriter.writePlaceholderElement records them).
+func TestRowAccess(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	require.NoError(t, w.Add([]byte("first"), false))
+	w.lengths = append(w.lengths, placeholderLength)
+	require.NoError(t, w.Add(nil, true))
+	require.NoError(t, w.Add([]byte{}, false))
+	w.lengths = append(w.lengths, placeholderLength)
+	require.NoError(t, w.Add(bytes.Repeat([]byte{9}, 3000), false))
+	require.NoError(t, w.Close())
+	b := buf.Bytes()
+	r, err := Open(context.Background(), bytes.NewReader(b), int64(len(b)), &ReadOptions{Name: "u.blob"})
+	require.NoError(t, err)
+	require.Equal(t, int64(6), r.NumRows())
+	for i, want := range []string{"value", "placeholder", "null", "value", "placeholder", "value"} {
+		require.Equal(t, want == "null", r.IsNull(int64(i)), i)
+		require.Equal(t, want == "placeholder", r.IsPlaceholder(int64(i)), i)
+	}
+	dst := []byte("prefix")
+	dst, err = r.AppendValue(dst, 0)
+	require.NoError(t, err)
+	require.Equal(t, "prefixfirst", string(dst))
+	v, err := r.AppendValue(dst[:0], 3)
+	require.NoError(t, err)
+	require.Empty(t, v)
+	v, err = r.AppendValue(v[:0], 5)
+	require.NoError(t, err)
+	require.Equal(t, bytes.Repeat([]byte{9}, 3000), v)
+	_, err = r.AppendValue(nil, 1)
+	require.ErrorIs(t, err, ErrPlaceholder)
+	_, err = r.AppendValue(nil, 2)
+	require.Error(t, err)
+	_, err = r.AppendValue(nil, 6)
+	require.Error(t, err)
+	// A whole-file read refuses the placeholder, as Java's BlobPlaceholder
+	// fails when its bytes are asked for.
+	_, err = readAll(t, b, 10)
+	require.ErrorIs(t, err, ErrPlaceholder)
+
+	// A corrupt record is found by AppendValue too.
+	bad := bytes.Clone(b)
+	bad[5] ^= 1
+	r, err = Open(context.Background(), bytes.NewReader(bad), int64(len(bad)), nil)
+	require.NoError(t, err)
+	_, err = r.AppendValue(nil, 0)
+	require.ErrorIs(t, err, ErrCorrupt)
+}
+
+func TestDescriptor(t *testing.T) {
+	d := Descriptor{Version: DescriptorVersion, URI: "file:/tmp/x ü.bin", Offset: 17, Length: 300}
+	b := AppendDescriptor(nil, d)
+	got, err := ParseDescriptor(b)
+	require.NoError(t, err)
+	require.Equal(t, d, got)
+	// Java's layout: version, magic "BLOBDESC", URI length, URI, offset, length.
+	require.Equal(t, byte(2), b[0])
+	require.Equal(t, "CSEDBOLB", string(b[1:9]))
+	require.Equal(t, 1+8+4+len(d.URI)+16, len(b))
+
+	// Version 1 has no magic.
+	v1 := append([]byte{1}, b[9:]...)
+	got, err = ParseDescriptor(v1)
+	require.NoError(t, err)
+	require.Equal(t, Descriptor{Version: 1, URI: d.URI, Offset: 17, Length: 300}, got)
+
+	// Trailing bytes are ignored, as Java's ByteBuffer reads ignore them.
+	_, err = ParseDescriptor(append(bytes.Clone(b), 1, 2, 3))
+	require.NoError(t, err)
+
+	huge := bytes.Clone(b)
+	binary.LittleEndian.PutUint32(huge[9:], 1<<31-1)
+	negative := bytes.Clone(b)
+	binary.LittleEndian.PutUint32(negative[9:], 0xffffffff)
+	badMagic := bytes.Clone(b)
+	badMagic[3] ^= 1
+	notUTF8 := AppendDescriptor(nil, Descriptor{URI: "a\xffb"})
+	for name, in := range map[string][]byte{
+		"empty":        nil,
+		"version":      append([]byte{3}, b[1:]...),
+		"magic":        badMagic,
+		"short magic":  b[:5],
+		"short length": b[:11],
+		"huge uri":     huge,
+		"negative uri": negative,
+		"no offset":    b[:len(b)-9],
+		"not utf-8":    notUTF8,
+	} {
+		_, err := ParseDescriptor(in)
+		require.ErrorIs(t, err, ErrDescriptor, name)
+	}
+}
+
+func FuzzParseDescriptor(f *testing.F) {
+	f.Add(AppendDescriptor(nil, Descriptor{URI: "s3://b/k", Offset: 1, Length: -1}))
+	f.Add([]byte{1, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, err := ParseDescriptor(b)
+		if err != nil {
+			return
+		}
+		again, err := ParseDescriptor(AppendDescriptor(nil, d))
+		if err != nil || again.URI != d.URI || again.Offset != d.Offset || again.Length != d.Length {
+			t.Fatalf("%+v does not round-trip: %+v, %v", d, again, err)
+		}
+	})
+}

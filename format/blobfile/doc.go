@@ -11,7 +11,9 @@
 //	         the record's length (int64: 4 + len(value) + 8 + 4), and the
 //	         CRC-32 (IEEE) of magic, value and length (int32)
 //	index    the records' lengths in row order, -1 for NULL (2.0.0 also
-//	         writes -2, a placeholder for a value another file holds),
+//	         writes -2, a placeholder: a partial write of the column left
+//	         the row's value to an older file of the same row ids, which
+//	         the table reader resolves; see Reader.IsPlaceholder),
 //	         delta-encoded, zig-zag and varint (Java DeltaVarintCompressor)
 //	footer   the index's length (int32) and the version (byte 1)
 //

@@ -1,4 +1,4 @@
-// Package fileindex decodes Paimon's file indexes: the per-data-file
+// Package fileindex decodes and writes Paimon's file indexes: the per-data-file
 // indexes a table asks for with file-index.<type>.columns, stored inline in
 // the manifest (DataFileMeta._EMBEDDED_FILE_INDEX, when smaller than
 // file-index.in-manifest-threshold) or in a separate "<data file>.index"
@@ -40,6 +40,18 @@
 //
 // Other types answer "may match" (Result Remain): the caller keeps the
 // file.
+//
+// # Writing
+//
+// NewColumnWriter builds each of the four types as Java's FileIndexWriter
+// does (BloomFilterFileIndex, BitmapFileIndex version 2,
+// BitSliceIndexBitmapFileIndex, RangeBitmapFileIndex) and Encode frames
+// them as FileIndexFormat.Writer. The bsi and range-bitmap bytes are
+// Java's for the same rows (checked against the golden Java 1.4.2 and
+// 2.0.0 files; the format did not change between them): RoaringBitmaps are
+// run-optimized before they are serialized, as RoaringBitmap32.serialize
+// does. A bitmap index's value order in its body follows first sight here
+// and Java's HashMap there, so its bytes may differ while meaning the same.
 //
 // # Soundness
 //

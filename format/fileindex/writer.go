@@ -52,6 +52,17 @@ func NewColumnWriter(typ string, t schema.DataType, opts map[string]string) (Col
 			return nil, nil // only version 2 (Java's default) is written
 		}
 		return &bitmapWriter{t: t, rows: map[any]*roaring.Bitmap{}, null: roaring.New()}, nil
+	case "bsi":
+		if !bsiSupported(t) {
+			return nil, nil // Java writes wide decimals' unscaled values truncated to a long: not written
+		}
+		return newBSIWriter(t), nil
+	case "range-bitmap":
+		w, err := newRangeBitmapWriter(t, opts)
+		if w == nil || err != nil {
+			return nil, err
+		}
+		return w, nil
 	}
 	return nil, nil
 }
@@ -168,10 +179,7 @@ func (w *bitmapWriter) Bytes() []byte {
 	if w.lossy {
 		return nil // a value of an unexpected kind: write no index for the column
 	}
-	ser := func(b *roaring.Bitmap) []byte {
-		out, _ := b.ToBytes()
-		return out
-	}
+	ser := javaRoaring // RoaringBitmap32.serialize: run-optimized, as Java's writer
 	nullBytes := ser(w.null)
 	var body bytes.Buffer
 	if w.null.GetCardinality() > 1 {

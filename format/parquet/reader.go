@@ -262,14 +262,7 @@ func (r *Reader) read(ctx context.Context, fields []schema.DataField, req *ReadR
 	if req == nil {
 		req = &ReadRequest{}
 	}
-	mem := req.Allocator
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	batch := req.BatchSize
-	if batch <= 0 {
-		batch = DefaultBatchSize
-	}
+	mem, batch := schema.ReadDefaults(req.Allocator, req.BatchSize, DefaultBatchSize)
 	target, err := schema.ToArrowSchema(fields)
 	if err != nil {
 		yield(nil, r.schemaErr("%v", err))

@@ -66,7 +66,7 @@ func FromArrowSchema(s *arrow.Schema) ([]DataField, error) {
 	for i := range fields {
 		next++
 		fields[i].ID = next
-		fields[i].Type = reassignFieldIDs(fields[i].Type, &next)
+		fields[i].Type = ReassignFieldIDs(fields[i].Type, &next)
 	}
 	return fields, nil
 }

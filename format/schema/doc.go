@@ -16,6 +16,21 @@
 // reads the same strings back, with every alias and default Java's
 // DataTypeJsonParser accepts.
 //
+// # Table definitions
+//
+// Schema is the one table definition of this module, which paimon.CreateTable
+// and every catalog's CreateTable take. Make it with NewSchemaBuilder (which
+// numbers the fields as Java's Schema.Builder does), DecodeSchema (Paimon's
+// schema JSON, field ids optional) or a literal (AssignFieldIDs numbers its
+// fields). TableSchema is one version of a table's schema, the content of a
+// schema/schema-N file; NewTableSchema makes schema 0 of a new table.
+//
+// Java writes a schema's options in the iteration order of a
+// java.util.HashMap, which depends on the order they were given in. Schema
+// and TableSchema carry that order (internal/javacompat replays the
+// HashMap), so the files written here are byte for byte Java's;
+// TableSchema.OptionOrder and WithOptionOrder let schema changes keep it.
+//
 // # JSON
 //
 // DataType, DataField, Schema and TableSchema encode and decode exactly as
@@ -33,6 +48,7 @@
 //
 // # Errors
 //
-// Decoders never panic on bad input. Their errors wrap ErrCorrupt; a bad type
-// string additionally wraps ErrInvalidType.
+// Decoders never panic on bad input. Their errors wrap ErrCorrupt (a bad
+// type string additionally wraps ErrInvalidType), except DecodeSchema's,
+// which reads a definition a user wrote and wraps ErrInvalidSchema.
 package schema

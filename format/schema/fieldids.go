@@ -55,11 +55,13 @@ func collectTypeIDs(t DataType, seen map[int]struct{}, depth int) error {
 	return nil
 }
 
-// reassignFieldIDs returns a copy of t whose nested ROW fields are numbered
+// ReassignFieldIDs returns a copy of t whose nested ROW fields are numbered
 // from *counter, mirroring Java ReassignFieldId: within a ROW, each field's
 // type is renumbered first and the field itself takes the next id afterwards
-// (children before parents).
-func reassignFieldIDs(t DataType, counter *int) DataType {
+// (children before parents). *counter ends at the last id given. A schema
+// change adding a column numbers its type this way after the table's
+// highest field id.
+func ReassignFieldIDs(t DataType, counter *int) DataType {
 	t = t.Clone()
 	reassignInPlace(&t, counter)
 	return t

@@ -107,13 +107,13 @@ func FuzzDecodeTableSchema(f *testing.F) {
 }
 
 // FuzzDecodeSchema: the create-table Schema decoder never panics and fails
-// with ErrCorrupt; what it accepts round-trips.
+// with ErrInvalidSchema; what it accepts round-trips.
 func FuzzDecodeSchema(f *testing.F) {
 	seedSchemaFiles(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := schema.DecodeSchema(data)
 		if err != nil {
-			require.ErrorIs(t, err, schema.ErrCorrupt)
+			require.ErrorIs(t, err, schema.ErrInvalidSchema)
 			return
 		}
 		enc, err := s.Encode()

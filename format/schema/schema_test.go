@@ -142,9 +142,15 @@ func TestDecodeSchemaLenient(t *testing.T) {
 	require.NoError(t, json.Unmarshal(compact, &back))
 	require.Equal(t, s, &back)
 
-	for _, bad := range []string{`{}`, `{"fields":{}}`, `{"fields":[{"name":"a","type":"INT"}]}`, `{"fields":[],"primaryKeys":["x"]}`, `[`} {
+	// Without ids the fields are numbered as SchemaBuilder numbers them.
+	s, err = schema.DecodeSchema([]byte(`{"fields":[{"name":"a","type":"INT"},{"name":"b","type":"STRING"}]}`))
+	require.NoError(t, err)
+	require.Equal(t, []int{0, 1}, []int{s.Fields[0].ID, s.Fields[1].ID})
+
+	for _, bad := range []string{`{}`, `{"fields":{}}`, `{"fields":[{"id":0,"name":"a","type":"INT"},{"name":"b","type":"INT"}]}`,
+		`{"fields":[],"primaryKeys":["x"]}`, `[`, `{"fields":[{"id":0,"name":"a","type":"NOPE"}]}`} {
 		_, err := schema.DecodeSchema([]byte(bad))
-		require.ErrorIs(t, err, schema.ErrCorrupt, bad)
+		require.ErrorIs(t, err, schema.ErrInvalidSchema, bad)
 	}
 }
 

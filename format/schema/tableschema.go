@@ -45,15 +45,17 @@ type TableSchema struct {
 	Comment        *string
 	TimeMillis     int64 // creation time, epoch milliseconds; 0 in files that lack it
 
-	// optionOrder is the order of the options in the decoded file; Encode
-	// writes them back in that order so that decoding and re-encoding a
-	// Java-written file reproduces it byte for byte.
+	// optionOrder is the order Encode writes the options in: that of the
+	// decoded file, so that decoding and re-encoding a Java-written file
+	// reproduces it byte for byte, or that of Java's HashMap for schemas
+	// made by NewTableSchema or WithOptionOrder.
 	optionOrder []string
 }
 
 // NewTableSchema returns schema version id for a new table defined by s, as
 // Java TableSchema.create does: current format version, HighestFieldID
-// computed from the fields. s should be normalized (DecodeSchema and
+// computed from the fields, options in the order of s (Java's HashMap order
+// when s is normalized). s should be normalized (DecodeSchema and
 // SchemaBuilder.Build return normalized schemas).
 func NewTableSchema(id int64, s *Schema, timeMillis int64) (*TableSchema, error) {
 	highest, err := HighestFieldID(s.Fields)
@@ -71,11 +73,27 @@ func NewTableSchema(id int64, s *Schema, timeMillis int64) (*TableSchema, error)
 		Options:        c.Options,
 		Comment:        c.Comment,
 		TimeMillis:     timeMillis,
+		optionOrder:    orderOf(c.Options, c.optionOrder),
 	}
 	if err := ts.Validate(); err != nil {
 		return nil, err
 	}
 	return ts, nil
+}
+
+// OptionOrder returns the option keys in the order Encode writes them: the
+// order the schema was decoded or made with, then any other keys sorted.
+// Java lists a schema's options in the order of its HashMap; code that
+// changes a schema (package paimon's schema changes) starts from this order.
+func (s *TableSchema) OptionOrder() []string { return orderOf(s.Options, s.optionOrder) }
+
+// WithOptionOrder returns a copy of s whose Encode writes the options in
+// the given order (keys it does not list after them, sorted), which makes
+// the file byte for byte Java's when order is that of Java's HashMap.
+func (s *TableSchema) WithOptionOrder(order []string) *TableSchema {
+	c := s.Clone()
+	c.optionOrder = orderOf(c.Options, order)
+	return c
 }
 
 // Decode parses a schema file as Java's SchemaSerializer.deserialize does,
@@ -254,10 +272,9 @@ func setDefault(s *TableSchema, key, value string) {
 // in SchemaSerializer's order, "comment" omitted when nil, no trailing
 // newline).
 //
-// Options are written in the order Decode read them, then any others sorted
-// by key. Java writes them in HashMap iteration order, which depends on hash
-// codes and table capacity and is not reproduced; readers never depend on it.
-// Encode refuses a schema that fails Validate.
+// Options are written in the order Decode read them or NewTableSchema and
+// WithOptionOrder were given (see OptionOrder), then any others sorted by
+// key. Encode refuses a schema that fails Validate.
 func (s *TableSchema) Encode() ([]byte, error) { return s.encode(true) }
 
 // MarshalJSON encodes the schema like Encode, but compact (Java

@@ -90,7 +90,7 @@ var dynamicClassification = [...]line{
 	{"fields.*.map.shared-shredding.column-placement-policy", ign, ign, allTables, "only with a shared-shredding layout, refused"},
 	{"fields.*.pk-vector.*", ign, ign, pkTables, "only with pk-vector.index.columns, refused on write"},
 	{"fields.*.pk-full-text.*", ign, ign, pkTables, "only with pk-full-text.index.columns, refused on write"},
-	{"file-index.*", ign, ign, allTables, "read: pruning by bloom-filter and bitmap indexes (others keep the file); write: bloom-filter and bitmap (version 2) indexes of append files, other types left out"},
+	{"file-index.*", ign, ign, allTables, "read: pruning of append files by bloom-filter, bitmap, bsi and range-bitmap indexes (other types keep the file); write: those four types (bitmap version 2) for append and primary-key data files, map-key indexes left out"},
 	{ParquetCompression, ign, impl, allTables, ""},
 	{ParquetCompressionZstdLevel, ign, impl, allTables, ""},
 	{ParquetBlockSize, ign, impl, allTables, ""},

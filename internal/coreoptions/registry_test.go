@@ -301,7 +301,8 @@ func TestCheck(t *testing.T) {
 		{map[string]string{"scan.mode": "sideways"}, Read, false, ErrInvalid, "scan.mode"},
 		{map[string]string{"data-evolution.enabled": "false"}, Read, false, nil, ""},
 		{map[string]string{"data-evolution.enabled": "TRUE"}, Read, false, nil, ""},
-		{map[string]string{"data-evolution.enabled": "TRUE"}, Write, false, ErrUnsupported, "data-evolution.enabled"},
+		{map[string]string{"data-evolution.enabled": "TRUE"}, Write, false, nil, ""},
+		{map[string]string{"blob-field": "b"}, Write, false, ErrUnsupported, "blob-field"},
 		{map[string]string{"type": "format-table"}, Read, false, ErrUnsupported, "type"},
 		{map[string]string{"type": "materialized-table"}, Read, false, nil, ""},
 		{map[string]string{"sequence.snapshot-ordering": "true"}, Read, false, nil, ""}, // append table: not checked

@@ -138,7 +138,7 @@ func TestBudgetRollsOpenFiles(t *testing.T) {
 
 // TestBudgetCutsRowGroups writes 200,000 rows into one writer whose budget
 // is smaller than the data: the file is not rolled, its row groups are cut
-// at three quarters of the writer's share instead, and the rows read back
+// at half of the writer's share instead, and the rows read back
 // in order. (The encoder estimates are scaled down so that a small input
 // shows it.)
 func TestBudgetCutsRowGroups(t *testing.T) {

@@ -34,13 +34,16 @@
 // still used from one goroutine; Close and Abort wait for its background
 // work, so no goroutine outlives them.
 //
-// File indexes (file-index.*, fileindex.go): bloom-filter and bitmap
-// indexes of append files, embedded in the DataFileMeta or in a separate
-// .index extra file as Java's DataFileIndexWriter stores them.
+// File indexes (file-index.*, fileindex.go): bloom-filter, bitmap, bsi
+// and range-bitmap indexes of append files and of primary-key data files
+// (value columns; changelog files get none), embedded in the DataFileMeta
+// or in a separate .index extra file as Java's DataFileIndexWriter stores
+// them.
 //
 // Not written (a table asking for them still gets correct files without
-// them): other file-index types (bsi, range-bitmap), file indexes of
-// primary-key files, external data paths
+// them): map-key file indexes (file-index.<type>.columns naming
+// "column[key]"), a bsi on DECIMAL wider than 18 digits, external data
+// paths
 // (data-file.external-paths), per-level formats and compressions,
 // VARIANT outside Parquet (Parquet VARIANT is written unshredded, Java's
 // default layout), BLOB/VECTOR columns, TIMESTAMP(7..9) in Parquet and Avro, ORC

@@ -27,12 +27,14 @@ type dataFile struct {
 	// statsByColumn: the encoder folds each column into stats itself.
 	statsByColumn bool
 	index         *fileIndexes    // nil without file-index options
+	blobs         []*blobColumn   // BLOB columns, in .blob files (blob.go)
 	ctx           context.Context // of Create: the index file is written with it
 }
 
 // openFile creates the next data file of the bucket directory. The fs
-// Writer is bound to ctx until the file is finished.
-func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
+// Writer is bound to ctx until the file is finished. Rows from off on of
+// batch (input layout) are the file's first rows.
+func (w *Writer) openFile(ctx context.Context, batch arrow.RecordBatch, off int64) (*dataFile, error) {
 	name := w.names.Next(w.cfg.prefix, w.cfg.extension)
 	path := fs.Join(w.opts.Dir, name)
 	out, err := w.opts.FS.Create(ctx, path, nil)
@@ -47,6 +49,10 @@ func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
 		stats:    newFileStats(w.cfg.format, w.layout.fileFields, w.cfg.modes),
 		firstSeq: w.next,
 	}
+	if w.opts.SequencePerFile {
+		f.firstSeq = 0
+	}
+	f.blobs = w.newBlobColumns()
 	if w.layout.kv != nil {
 		f.kv = &kvTracker{l: w.layout}
 	}
@@ -67,7 +73,11 @@ func (w *Writer) openFile(ctx context.Context) (*dataFile, error) {
 		f.body = ow
 	default:
 		var pw *parquetWriter
-		pw, err = newParquetWriter(f.sink, w.fileSchema, w.cfg, w.mem, w.opts.RowGroupRows, w.workers)
+		sample := batch.NewSlice(off, min(batch.NumRows(), off+dictSampleRows))
+		fileSample := w.layout.fileBatch(w.fileSchema, sample)
+		sample.Release()
+		pw, err = newParquetWriter(f.sink, w.fileSchema, w.cfg, w.mem, w.opts.RowGroupRows, w.workers, fileSample)
+		fileSample.Release()
 		if err == nil && w.opts.Budget != nil {
 			pw.share = w.opts.Budget.Share
 		}
@@ -104,6 +114,11 @@ func (f *dataFile) write(w *Writer, rec arrow.RecordBatch) error {
 	if f.index != nil {
 		f.index.add(out)
 	}
+	if f.blobs != nil {
+		if err := f.writeBlobs(w, rec); err != nil {
+			return err
+		}
+	}
 	f.rows += rec.NumRows()
 	return nil
 }
@@ -130,14 +145,27 @@ func (f *dataFile) finish(w *Writer, createdAt time.Time) (manifest.DataFileMeta
 		return manifest.DataFileMeta{}, fmt.Errorf("datafile: publish %s: %w", f.path, err)
 	}
 	created := manifest.CreationTimeMillis(createdAt)
+	var embedded []byte
+	extra := []string{}
+	if f.index != nil {
+		b, name, err := f.index.finish(f.ctx, w.opts.FS, w.opts.Dir, f.name, w.cfg.index.threshold)
+		if err != nil {
+			return manifest.DataFileMeta{}, err
+		}
+		embedded = b
+		if name != "" {
+			extra = append(extra, name)
+		}
+	}
 	if f.kv != nil {
 		base := manifest.DataFileMeta{
-			FileName:     f.name,
-			FileSize:     f.sink.n,
-			RowCount:     f.rows,
-			SchemaID:     w.opts.Schema.ID,
-			ExtraFiles:   []string{},
-			CreationTime: &created,
+			FileName:      f.name,
+			FileSize:      f.sink.n,
+			RowCount:      f.rows,
+			SchemaID:      w.opts.Schema.ID,
+			ExtraFiles:    extra,
+			CreationTime:  &created,
+			EmbeddedIndex: embedded,
 		}
 		meta, err := f.kv.meta(base, f.stats.results(), w.cfg.dense)
 		if err != nil {
@@ -155,18 +183,6 @@ func (f *dataFile) finish(w *Writer, createdAt time.Time) (manifest.DataFileMeta
 	}
 	if err != nil {
 		return manifest.DataFileMeta{}, fmt.Errorf("datafile: %s: %w", f.path, err)
-	}
-	var embedded []byte
-	extra := []string{}
-	if f.index != nil {
-		b, name, err := f.index.finish(f.ctx, w.opts.FS, w.opts.Dir, f.name, w.cfg.index.threshold)
-		if err != nil {
-			return manifest.DataFileMeta{}, err
-		}
-		embedded = b
-		if name != "" {
-			extra = append(extra, name)
-		}
 	}
 	zero := int64(0)
 	source := manifest.FileSourceAppend
@@ -191,11 +207,26 @@ func (f *dataFile) finish(w *Writer, createdAt time.Time) (manifest.DataFileMeta
 		EmbeddedIndex:     embedded,
 		FileSource:        &source,
 		ValueStatsCols:    cols,
+		WriteCols:         f.writeCols(w),
 	}, nil
+}
+
+// writeCols is the _WRITE_COLS of a data file: nil (all columns) but
+// beside .blob files, where Java lists the columns it holds.
+func (f *dataFile) writeCols(w *Writer) []string {
+	if f.blobs == nil {
+		return nil
+	}
+	names := make([]string, len(w.layout.fileFields))
+	for i, fl := range w.layout.fileFields {
+		names[i] = fl.Name
+	}
+	return names
 }
 
 // abort drops the unfinished file.
 func (f *dataFile) abort() {
 	f.body.discard()
 	_ = f.out.Abort()
+	f.abortBlobs()
 }

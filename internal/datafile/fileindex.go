@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/fileindex"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
@@ -22,13 +24,23 @@ import (
 // and the serialized indexes (Java FileIndexFormat) go into the manifest
 // when they take at most file-index.in-manifest-threshold bytes (default
 // 500 B), else into "<data file>.index", an extra file of the data file.
-// Written: bloom-filter and bitmap (version 2); the other types (bsi,
-// range-bitmap) are left out, and a column whose index cannot be built
-// gets none, which readers (ours and Java's) take as "may match".
+// Written: bloom-filter, bitmap (version 2), bsi and range-bitmap, every
+// type Java's FileIndexer accepts for them except a bsi on DECIMAL wider
+// than 18 digits (Java truncates its unscaled value to a long); a column
+// whose index cannot be built gets none, which readers (ours and Java's)
+// take as "may match".
+//
+// Primary-key tables index their data files too, over the value columns
+// (Java KeyValueFileWriterFactory.createDataFileWriter gives
+// KeyValueDataFileWriter the table's index options for data files, none
+// for changelog files); the _KEY_ and system columns are not indexable.
 
 // defaultInManifestThreshold is Java CoreOptions
 // FILE_INDEX_IN_MANIFEST_THRESHOLD's default.
 const defaultInManifestThreshold = 500
+
+// rangeBitmapChunkSize is Java RangeBitmapFileIndex.CHUNK_SIZE.
+const rangeBitmapChunkSize = "chunk-size"
 
 // indexSpec is one index to build per file.
 type indexSpec struct {
@@ -45,8 +57,9 @@ type indexConfig struct {
 }
 
 // parseFileIndex reads the file-index options of a table whose files hold
-// fields.
-func parseFileIndex(opts map[string]string, fields []schema.DataField) (*indexConfig, error) {
+// fields from file column first on (the value columns of key-value files
+// follow the _KEY_ and system columns).
+func parseFileIndex(opts map[string]string, fields []schema.DataField, first int) (*indexConfig, error) {
 	c := &indexConfig{threshold: defaultInManifestThreshold}
 	if v, ok := opts[coreoptions.FileIndexInManifestThreshold]; ok {
 		n, err := ParseMemorySize(v)
@@ -93,7 +106,15 @@ func parseFileIndex(opts map[string]string, fields []schema.DataField) (*indexCo
 					o[rest] = opts[kk]
 				}
 			}
-			c.specs = append(c.specs, indexSpec{col: col, name: name, typ: typ, t: fields[col].Type, opts: o})
+			if v, ok := o[rangeBitmapChunkSize]; ok && typ == "range-bitmap" {
+				// Java MemorySize.parse; the codec takes bytes.
+				n, err := ParseMemorySize(v)
+				if err != nil {
+					return nil, fmt.Errorf("%w: option %s%s=%q: %w", ErrInvalid, prefix, rangeBitmapChunkSize, v, err)
+				}
+				o[rangeBitmapChunkSize] = strconv.FormatInt(n, 10)
+			}
+			c.specs = append(c.specs, indexSpec{col: first + col, name: name, typ: typ, t: fields[col].Type, opts: o})
 		}
 	}
 	return c, nil
@@ -169,6 +190,20 @@ func indexValue(col arrow.Array, r int) (any, bool) {
 		return int32(c.Value(r)), true
 	case *array.Time32:
 		return int32(c.Value(r)), true
+	case *array.Timestamp:
+		v := int64(c.Value(r))
+		switch c.DataType().(*arrow.TimestampType).Unit {
+		case arrow.Second:
+			return data.Timestamp{Millis: v * 1000}, true
+		case arrow.Millisecond:
+			return data.Timestamp{Millis: v}, true
+		case arrow.Microsecond:
+			return data.TimestampFromMicros(v), true
+		}
+		return data.TimestampFromNanos(v), true
+	case *array.Decimal128:
+		dt := c.DataType().(*arrow.Decimal128Type)
+		return data.Decimal{Unscaled: c.Value(r).BigInt(), Precision: int(dt.Precision), Scale: int(dt.Scale)}, true
 	}
 	return nil, false
 }

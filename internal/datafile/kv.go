@@ -55,10 +55,15 @@ type layout struct {
 	keyFields  []schema.DataField
 	thin       bool
 	thinKeys   []string // value columns that are keys, in thin mode
+	// blobIdx and normIdx are the input columns that go to .blob files
+	// and to the data file, when the table has BLOB columns (blob.go).
+	blobIdx, normIdx []int
 }
 
 func appendLayout(ts *schema.TableSchema) *layout {
-	return &layout{inFields: ts.Fields, fileFields: ts.Fields}
+	l := &layout{inFields: ts.Fields, fileFields: ts.Fields}
+	blobLayout(l)
+	return l
 }
 
 // kvSystemCols is the number of system columns before the table fields in
@@ -111,6 +116,9 @@ func (l *layout) keyCols() int { return len(l.fileFields) - len(l.inFields) }
 // key columns are the same arrays as the value columns of the key fields.
 // The result must be released.
 func (l *layout) fileBatch(sc *arrow.Schema, in arrow.RecordBatch) arrow.RecordBatch {
+	if l.kv == nil && len(l.blobIdx) > 0 {
+		return project(sc, in, l.normIdx)
+	}
 	if l.kv == nil || l.keyCols() == 0 {
 		in.Retain()
 		return in

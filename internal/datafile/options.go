@@ -67,6 +67,7 @@ type config struct {
 	prefix     string // data-file.prefix
 	extension  string // ".parquet", ".zst.parquet", ".avro", ...
 	targetSize int64
+	blobTarget int64 // blob.target-file-size, with BLOB columns (blob.go)
 
 	parquetCodec compress.Compression
 	parquetLevel int
@@ -126,13 +127,24 @@ func parseConfig(ts *schema.TableSchema, l *layout) (*config, error) {
 	if kv != nil && c.format == FormatORC {
 		return nil, fmt.Errorf("%w: option %s=%q for primary-key tables (parquet and avro key-value files are written)", ErrUnsupported, formatKey, format)
 	}
+	if len(l.blobIdx) > 0 && c.format == FormatORC {
+		return nil, fmt.Errorf("%w: BLOB columns beside %s data files", ErrUnsupported, c.format)
+	}
 	for _, f := range fields {
 		if err := checkWritable(c.format, f.Type); err != nil {
 			return nil, fmt.Errorf("column %s: %w", f.Name, err)
 		}
 	}
-	if kv == nil {
-		if c.index, err = parseFileIndex(opts, fields); err != nil {
+	switch {
+	case kv == nil:
+		if c.index, err = parseFileIndex(opts, fields, 0); err != nil {
+			return nil, err
+		}
+	case !kv.Changelog:
+		// Java KeyValueFileWriterFactory: data files index the value
+		// columns, changelog files are read sequentially and get none.
+		first := l.keyCols() + kvSystemCols
+		if c.index, err = parseFileIndex(opts, fields[first:], first); err != nil {
 			return nil, err
 		}
 	}
@@ -174,6 +186,11 @@ func parseConfig(ts *schema.TableSchema, l *layout) (*config, error) {
 	if v, ok := opts[optTargetFileSize]; ok {
 		if c.targetSize, err = ParseMemorySize(v); err != nil {
 			return nil, fmt.Errorf("option %s: %w", optTargetFileSize, err)
+		}
+	}
+	if len(l.blobIdx) > 0 {
+		if c.blobTarget, err = parseBlobTarget(opts, c.targetSize); err != nil {
+			return nil, err
 		}
 	}
 	statsMode, _, err := kvOption(opts, kv, optStatsMode, optStatsModePerLevel, optChangelogStatsMode)

@@ -37,10 +37,13 @@ type parquetWriter struct {
 	// pending estimates the Arrow bytes given to the current row group.
 	pending int64
 	// share, when set, is the writer's share of a Budget: the row group
-	// is also cut once the file holds three quarters of it (leaving room
-	// for the next write before the Budget would finish the file), but
-	// never with less than minRowGroupMemory of pages, as parquet-java's
-	// MemoryManager shrinks the row groups of files open together.
+	// is also cut once the file holds half of it (so that the file of the
+	// previous partition of an ordered load and the current one fit
+	// together before the Budget finishes either; a row group's pages
+	// are buffered in buffers that grow by doubling, so what the heap
+	// holds is up to twice what is counted), but never with less than
+	// minRowGroupMemory of pages, as parquet-java's MemoryManager shrinks
+	// the row groups of files open together.
 	share func() int64
 }
 
@@ -62,10 +65,13 @@ var (
 	parquetPageBound int64 = 2 << 20
 	// minRowGroupMemory is the least compressed row group a Budget's share
 	// cuts: smaller ones would cost more in new encoders than they save.
-	minRowGroupMemory int64 = 16 << 20
+	minRowGroupMemory int64 = 8 << 20
 )
 
-func newParquetWriter(w io.Writer, sc *arrow.Schema, cfg *config, mem memory.Allocator, rowGroupRows int64, workers int) (*parquetWriter, error) {
+// sample, when not nil, is the file's first rows (in the file's layout):
+// the columns it shows to be nearly unique are written PLAIN (see
+// plainColumns).
+func newParquetWriter(w io.Writer, sc *arrow.Schema, cfg *config, mem memory.Allocator, rowGroupRows int64, workers int, sample arrow.RecordBatch) (*parquetWriter, error) {
 	p := &parquetWriter{blockSize: cfg.blockSize}
 	maxRows := pq.DefaultMaxRowGroupLen
 	if rowGroupRows > 0 {
@@ -84,9 +90,16 @@ func newParquetWriter(w io.Writer, sc *arrow.Schema, cfg *config, mem memory.All
 	if err != nil {
 		return nil, fmt.Errorf("%w: Parquet schema: %w", ErrUnsupported, err)
 	}
+	var plain []bool
+	if leaves.NumColumns() == sc.NumFields() && sample != nil && sample.NumCols() == int64(sc.NumFields()) {
+		plain = plainColumns(sample) // flat schemas: leaf i is field i
+	}
 	for i := 0; i < leaves.NumColumns(); i++ {
 		col := leaves.Column(i)
 		path := col.ColumnPath().String()
+		if plain != nil && plain[i] {
+			opts = append(opts, pq.WithDictionaryFor(path, false))
+		}
 		switch col.PhysicalType() {
 		case pq.Types.FixedLenByteArray:
 			// Java writes decimals above precision 18 PLAIN. Java 1.4.2's
@@ -149,7 +162,7 @@ func (p *parquetWriter) write(rec arrow.RecordBatch) error {
 	}
 	p.pending += arrowBytes(rec)
 	p.cut = p.blockSize > 0 && (p.fw.RowGroupTotalBytesWritten() >= p.blockSize ||
-		(p.share != nil && p.memory() >= max(p.share()/4*3, p.encoderBound()+minRowGroupMemory)))
+		(p.share != nil && p.memory() >= max(p.share()/2, p.encoderBound()+minRowGroupMemory)))
 	return nil
 }
 

@@ -39,6 +39,12 @@ type Options struct {
 	// keeps a per-writer counter); the rows after it are numbered on,
 	// across files.
 	FirstSequence int64
+	// SequencePerFile numbers the rows of every file from 0 instead, as
+	// Java's AppendOnlyWriter does on a data-evolution table (a new
+	// LongCounter(0) per file), whose commit then gives each file the
+	// snapshot id as its sequence numbers. FirstSequence still counts the
+	// rows written.
+	SequencePerFile bool
 	// Now stamps DataFileMeta.CreationTime; nil means time.Now.
 	Now func() time.Time
 
@@ -110,6 +116,7 @@ type Writer struct {
 	mem         memory.Allocator
 	now         func() time.Time
 	target      int64
+	blobTarget  int64 // blob.target-file-size, with BLOB columns
 	workers     int
 
 	cur   *dataFile
@@ -168,6 +175,7 @@ func NewWriter(opts Options) (*Writer, error) {
 	if w.names == nil {
 		w.names = NewFileNames()
 	}
+	w.blobTarget = cfg.blobTarget
 	if w.mem == nil {
 		w.mem = memory.DefaultAllocator
 	}
@@ -224,7 +232,7 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch) error {
 		if off > 0 || end < n {
 			chunk = r.NewSlice(off, end)
 		}
-		err := w.writeChunk(ctx, chunk)
+		err := w.writeChunk(ctx, chunk, r, off)
 		if chunk != r {
 			chunk.Release()
 		}
@@ -294,13 +302,15 @@ func (w *Writer) span() int64 {
 func (w *Writer) written() int64 { return w.next - w.opts.FirstSequence }
 
 // writeChunk writes rows to the current file, opening one if needed, and
-// rolls when the file has reached the target size at a check point.
-func (w *Writer) writeChunk(ctx context.Context, rec arrow.RecordBatch) error {
+// rolls when the file has reached the target size at a check point. rec
+// is rows [off, off+rec.NumRows()) of batch, whose rows from off on are
+// the new file's first rows (its encoding sample, plainColumns).
+func (w *Writer) writeChunk(ctx context.Context, rec, batch arrow.RecordBatch, off int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if w.cur == nil {
-		f, err := w.openFile(ctx)
+		f, err := w.openFile(ctx, batch, off)
 		if err != nil {
 			return err
 		}
@@ -329,14 +339,23 @@ func (w *Writer) finishCurrent() error {
 		w.paths = append(w.paths, f.path+".index") // removed by Abort if written
 	}
 	created := w.now()
-	if w.finishAsync(f, created) {
+	if f.blobs == nil && w.finishAsync(f, created) {
 		return nil
 	}
 	meta, err := f.finish(w, created)
 	if err != nil {
+		f.abortBlobs()
 		return err
 	}
 	w.metas = append(w.metas, meta)
+	if f.blobs != nil {
+		blobs, err := f.finishBlobs(w, created)
+		if err != nil {
+			f.abortBlobs()
+			return err
+		}
+		w.metas = append(w.metas, blobs...)
+	}
 	return nil
 }
 

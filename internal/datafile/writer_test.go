@@ -436,6 +436,9 @@ func TestOptionErrors(t *testing.T) {
 		{"avro bzip2", map[string]string{"file.format": "avro", "file.compression": "bzip2"}, nil, datafile.ErrUnsupported},
 		{"avro.codec zstd", map[string]string{"file.format": "avro", "avro.codec": "zstd"}, nil, datafile.ErrInvalid},
 		{"avro time(6)", map[string]string{"file.format": "avro"}, []schema.DataField{col("a", schema.TimeType(6))}, datafile.ErrUnsupported},
+		{"orc blob", map[string]string{"file.format": "orc"}, []schema.DataField{intCol, col("b", schema.BlobType())}, datafile.ErrUnsupported},
+		{"nested blob", nil, []schema.DataField{col("b", schema.ArrayType(schema.BlobType()))}, datafile.ErrUnsupported},
+		{"blob target size", map[string]string{"blob.target-file-size": "x"}, []schema.DataField{intCol, col("b", schema.BlobType())}, datafile.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,9 +19,9 @@ var optionKeyAllowed = map[string]map[string]string{
 	// Java's CoreOptions TYPE, BRANCH, BUCKET, PARTITION and PRIMARY_KEY
 	// are also ordinary words of JSON documents, reports and file layouts.
 	"type": {
-		"format/schema/json.go":  "member of a data type's and a field's JSON",
-		"paimon/create_table.go": "member of a field's JSON",
-		"catalog/rest/commit.go": "member of the REST instant JSON",
+		"format/schema/json.go":   "member of a data type's and a field's JSON",
+		"format/schema/schema.go": "member of a field's JSON",
+		"catalog/rest/commit.go":  "member of the REST instant JSON",
 	},
 	"branch": {
 		"catalog/rest/versions.go": "member of the REST create-branch JSON",

@@ -121,3 +121,32 @@ func newSeqComparator(fields []schema.DataField, idx []int, desc bool, what stri
 	}
 	return c, nil
 }
+
+// LookupMerge reports whether Java merges the versions of a key of this
+// table through LookupMergeFunction (PrimaryKeyFileStoreTable wraps the
+// engine when CoreOptions.needLookup holds: changelog-producer = lookup,
+// deletion vectors, first-row or force-lookup; first-row itself is left
+// unwrapped): level-0 versions and only the lowest-level version above 0
+// are merged, in reads and in compaction rewrites alike
+// (mergetree.Options.LookupHighLevel). Option values are parsed as Java
+// parses them; an unparsable one is the engine factory's error to report.
+func LookupMerge(ts *schema.TableSchema) (bool, error) {
+	o := options(ts.Options)
+	e, err := o.mergeEngine()
+	if err != nil || e == engineFirstRow {
+		return false, err
+	}
+	cp, err := o.enum(coreoptions.ChangelogProducer, []string{"none", "input", "full-compaction", "lookup"}, 0)
+	if err != nil {
+		return false, err
+	}
+	dv, err := o.boolean(coreoptions.DeletionVectorsEnabled, false)
+	if err != nil {
+		return false, err
+	}
+	force, err := o.boolean(coreoptions.ForceLookup, false)
+	if err != nil {
+		return false, err
+	}
+	return cp == 3 || dv || force, nil
+}

@@ -46,6 +46,9 @@ type CompactResult struct {
 	// Written lists the files the task wrote (After without the upgraded
 	// files), for cleanup when the compaction is not committed.
 	Written []manifest.DataFileMeta
+	// Changelog lists the changelog files the task wrote (Java
+	// CompactResult.changelog), for the compaction's commit.
+	Changelog []manifest.DataFileMeta
 }
 
 // RunCompactTask executes the steps PlanCompactTask planned for a unit

@@ -61,7 +61,9 @@ func (g *goldenTable) checkCompaction(t *testing.T, full bool) int {
 	seqFields, desc := sequenceOptions(t, ts)
 	merge, err := mergefunc.NewFactory(ts)
 	require.NoError(t, err)
-	opts := mergetree.Options{Schema: ts, Merge: merge, SequenceFields: seqFields, SequenceDescending: desc, BatchSize: 3, Allocator: mem}
+	lookup, err := mergefunc.LookupMerge(ts)
+	require.NoError(t, err)
+	opts := mergetree.Options{Schema: ts, Merge: merge, SequenceFields: seqFields, SequenceDescending: desc, BatchSize: 3, Allocator: mem, LookupHighLevel: lookup}
 	kc, err := mergetree.NewKeyComparator(keyTypes(ts))
 	require.NoError(t, err)
 	firstRow := ts.Options["merge-engine"] == "first-row"

@@ -50,8 +50,14 @@
 // layout over each rewrite's files, retractions dropped when DropDelete
 // says so, written through datafile's key-value writer at the output level
 // (Java MergeTreeCompactRewriter). Not implemented: lookup compaction with
-// deletion vectors and the changelog that lookup and full-compaction
-// producers write while compacting.
+// deletion vectors and the changelog that the lookup producer writes while
+// compacting.
+//
+// RunFullChangelogTask is RunCompactTask for changelog-producer =
+// full-compaction (full_changelog.go): a task into the highest level also
+// writes changelog files, key by key the difference between the version at
+// the highest level before and the merged result (Java
+// FullChangelogMergeTreeCompactRewriter, FullChangelogMergeFunctionWrapper).
 //
 // # Memory
 //

@@ -308,9 +308,11 @@ func (g *goldenTable) check(t *testing.T, snapName, expectedFile string, keep bo
 		merge, err = newFactory(ts)
 		require.NoError(t, err)
 	}
+	lookup, err := mergefunc.LookupMerge(ts)
+	require.NoError(t, err)
 	opts := &mergetree.Options{
 		Schema: ts, Merge: merge, SequenceFields: seqFields, SequenceDescending: desc,
-		KeepDeletes: keep, BatchSize: 3, Allocator: mem,
+		KeepDeletes: keep, BatchSize: 3, Allocator: mem, LookupHighLevel: lookup,
 	}
 	var got []string
 	kc, err := mergetree.NewKeyComparator(keyTypes(ts))

@@ -63,6 +63,17 @@ type Options struct {
 	// Allocator allocates the output batches; nil means
 	// memory.DefaultAllocator.
 	Allocator memory.Allocator
+	// LookupHighLevel merges a key's versions as Java's LookupMergeFunction
+	// does on tables that need lookup (CoreOptions.needLookup: changelog-
+	// producer = lookup, deletion vectors or force-lookup; not first-row,
+	// which Java leaves unwrapped): every level-0 version, and of the
+	// versions above level 0 only the one at the lowest level. A lookup
+	// compaction writes a key's merged value, folded with what it looked up
+	// in the levels above, to a lower level without rewriting those levels,
+	// so merging every level again would count the older versions twice
+	// (an aggregation's sums, for one). A key with one version passes
+	// unchanged as before (Java ReducerMergeFunctionWrapper).
+	LookupHighLevel bool
 	// ReadAhead, when positive, reads each sorted run of a merged section
 	// on a goroutine of its own, up to ReadAhead batches ahead of the merge,
 	// so that decoding overlaps merging; the OpenFunc is then called from
@@ -102,7 +113,8 @@ var errStopped = errors.New("mergetree: consumer stopped")
 type reader struct {
 	open      OpenFunc
 	keep      bool
-	readAhead int // Options.ReadAhead
+	readAhead int  // Options.ReadAhead
+	lookup    bool // Options.LookupHighLevel
 
 	keyIdx   []int // trimmed primary-key positions among the value fields
 	keyTypes []schema.DataType
@@ -149,6 +161,7 @@ func newReader(open OpenFunc, opts *Options, yield func(arrow.RecordBatch, error
 		open:      open,
 		keep:      opts.KeepDeletes || opts.KeyValues,
 		readAhead: opts.ReadAhead,
+		lookup:    opts.LookupHighLevel,
 		keyIdx:    keyIdx,
 		keyTypes:  keyTypes,
 		keyCmp:    keyCmp,
@@ -228,29 +241,44 @@ func (r *reader) passSection(ctx context.Context, run []manifest.DataFileMeta) e
 	}
 }
 
-// mergeSection merges the sorted runs of one section with the heap.
-func (r *reader) mergeSection(ctx context.Context, runs [][]manifest.DataFileMeta) error {
+// openSection opens a cursor on each sorted run of a section and fills the
+// heap with those that have a row. The caller closes every cursor it
+// returns (closeCursors), also when it returns an error.
+func (r *reader) openSection(ctx context.Context, runs [][]manifest.DataFileMeta) ([]*runCursor, error) {
 	cursors := make([]*runCursor, len(runs))
 	for i, run := range runs {
 		cursors[i] = r.openRun(ctx, i, run)
 	}
-	defer func() {
-		for _, c := range cursors {
-			c.close()
-		}
-	}()
 	h := &r.heap
 	h.items = h.items[:0]
 	for _, c := range cursors {
 		ok, err := c.load(ctx)
 		if err != nil {
-			return err
+			return cursors, err
 		}
 		if ok {
 			h.items = append(h.items, c)
 		}
 	}
 	h.init()
+	return cursors, nil
+}
+
+// closeCursors closes the cursors of a section.
+func closeCursors(cursors []*runCursor) {
+	for _, c := range cursors {
+		c.close()
+	}
+}
+
+// mergeSection merges the sorted runs of one section with the heap.
+func (r *reader) mergeSection(ctx context.Context, runs [][]manifest.DataFileMeta) error {
+	cursors, err := r.openSection(ctx, runs)
+	defer closeCursors(cursors)
+	if err != nil {
+		return err
+	}
+	h := &r.heap
 	for len(h.items) > 0 {
 		top := h.items[0]
 		if h.topIsUnique() {
@@ -281,6 +309,9 @@ func (r *reader) mergeSection(ctx context.Context, runs [][]manifest.DataFileMet
 		for _, c := range group {
 			r.versions = append(r.versions, version{c, c.row})
 		}
+		if r.lookup {
+			r.versions = lookupVersions(r.versions)
+		}
 		if err := r.mergeGroup(r.versions); err != nil {
 			return err
 		}
@@ -295,6 +326,26 @@ func (r *reader) mergeSection(ctx context.Context, runs [][]manifest.DataFileMet
 		}
 	}
 	return nil
+}
+
+// lookupVersions keeps, in place and in merge order, the versions Java's
+// LookupMergeFunction merges: those of level 0 and the one of the lowest
+// level above 0 (LookupMergeFunction.pickHighLevel; one level holds a key
+// once, so there is no tie).
+func lookupVersions(vs []version) []version {
+	high := -1
+	for i, v := range vs {
+		if l := v.c.file.Level; l > 0 && (high < 0 || l < vs[high].c.file.Level) {
+			high = i
+		}
+	}
+	out := vs[:0]
+	for i, v := range vs {
+		if v.c.file.Level <= 0 || i == high {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // emitLone outputs a row of c's current batch, the only version of its

@@ -45,7 +45,7 @@ var days = []string{"2024-01-01", "2024-01-02", "2024-01-03"}
 // kind's options, through the public API.
 func createTable(t *testing.T, fsys fs.FS, kind tableKind, extra map[string]string) *paimon.Table {
 	t.Helper()
-	b := paimon.NewSchemaBuilder().
+	b := schema.NewSchemaBuilder().
 		Column("dt", schema.StringType()).
 		Column("id", schema.BigIntType().NotNull()).
 		Column("name", schema.StringType()).

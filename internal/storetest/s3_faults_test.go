@@ -72,7 +72,7 @@ var s3Days = []string{"2024-01-01", "2024-01-02"}
 // s3CreateTable creates the test table: partitioned by dt, bucket-unaware,
 // Parquet, with one file-operation thread so that step numbers repeat.
 func s3CreateTable(ctx context.Context, fsys fs.FS, opts map[string]string) error {
-	b := paimon.NewSchemaBuilder().
+	b := schema.NewSchemaBuilder().
 		Column("dt", schema.StringType()).
 		Column("id", schema.BigIntType().NotNull()).
 		Column("name", schema.StringType()).

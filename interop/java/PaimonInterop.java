@@ -88,6 +88,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -277,7 +278,17 @@ public class PaimonInterop {
     // apply
     // =============================================================================================
 
+    /** The warehouse of the plan being applied; BLOB source files of descriptors go below it. */
+    private static String applyWarehouse;
+
+    /**
+     * Where the BLOB descriptors of the golden tables point (the golden corpus keeps a copy of
+     * each file in the warehouse's blob-source directory; Go tests put them back here).
+     */
+    static final String BLOB_SOURCE_DIR = "/tmp/paimon-go-golden-blob-source";
+
     private static void apply(String warehouse, Path planPath) throws Exception {
+        applyWarehouse = warehouse;
         String text = new String(Files.readAllBytes(planPath), StandardCharsets.UTF_8);
         Map<String, Object> plan = asObject(Json.parse(text), "plan");
         String db = asString(plan.get("db"), "db");
@@ -1487,6 +1498,57 @@ public class PaimonInterop {
                 if (v instanceof String) {
                     return org.apache.paimon.data.Blob.fromData(HEX.parseHex((String) v));
                 }
+                if (v instanceof Map && ((Map<?, ?>) v).get("file") instanceof String) {
+                    // {"file":hex,"offset":n[,"whole":true]}: a BLOB given by descriptor
+                    // (Blob.fromFile, the BlobRef Flink and Spark pass): the bytes are put at offset n
+                    // of a source file, which the writer copies into its .blob file
+                    // (blob-as-descriptor) or references from the data file (blob-descriptor-field).
+                    // The file is named by its content and written to BLOB_SOURCE_DIR, the fixed
+                    // place the descriptors name so that the golden tables stay readable wherever
+                    // they are copied (tests put the files back there), and to
+                    // <warehouse>/blob-source, which the golden corpus keeps.
+                    Map<?, ?> m = (Map<?, ?>) v;
+                    byte[] data = HEX.parseHex((String) m.get("file"));
+                    int offset = m.get("offset") == null ? 0 : (int) asLong(m.get("offset"), where + ".offset");
+                    try {
+                        byte[] content = new byte[offset + data.length];
+                        Arrays.fill(content, 0, offset, (byte) 0x5a);
+                        System.arraycopy(data, 0, content, offset, data.length);
+                        String name =
+                                HEX.formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(content))
+                                                .substring(0, 16)
+                                        + ".bin";
+                        java.nio.file.Path src = Paths.get(BLOB_SOURCE_DIR, name);
+                        for (java.nio.file.Path p : List.of(src, Paths.get(applyWarehouse, "blob-source", name))) {
+                            Files.createDirectories(p.getParent());
+                            Files.write(p, content);
+                        }
+                        if (Boolean.TRUE.equals(m.get("whole"))) {
+                            // offset 0, length -1: up to the file's end
+                            return org.apache.paimon.data.Blob.fromFile(
+                                    org.apache.paimon.fs.local.LocalFileIO.create(), src.toString());
+                        }
+                        return org.apache.paimon.data.Blob.fromFile(
+                                org.apache.paimon.fs.local.LocalFileIO.create(), src.toString(), offset, data.length);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    } catch (java.security.NoSuchAlgorithmException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+                if (v instanceof Map && Boolean.TRUE.equals(((Map<?, ?>) v).get("placeholder"))) {
+                    // {"placeholder":true}: Java 2.0.0's BlobPlaceholder, the value a partial
+                    // BLOB update (Spark's DataEvolutionTableDataWrite) writes for a row it does not
+                    // change: length -2 in the .blob file's index, resolved on read from an older
+                    // file (BlobFallbackRecordReader). 1.4.2 has no such class.
+                    try {
+                        return Class.forName("org.apache.paimon.data.BlobPlaceholder").getField("INSTANCE").get(null);
+                    } catch (ClassNotFoundException e) {
+                        throw new UnsupportedException("BLOB placeholders need Java Paimon 2.0.0");
+                    } catch (ReflectiveOperationException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
                 throw bad(v, t, where);
             default:
                 throw new UnsupportedException("unsupported type " + t.asSQLString());
@@ -2006,8 +2068,19 @@ public class PaimonInterop {
                     List<org.apache.paimon.io.DataFileMeta> files =
                             ((org.apache.paimon.table.sink.CommitMessageImpl) m).newFilesIncrement().newFiles();
                     List<org.apache.paimon.io.DataFileMeta> assigned = new ArrayList<>();
+                    // As Spark's DataEvolutionTableDataWrite.assignFirstRowIds: the normal file
+                    // starts at first, and each BLOB column's rolled .blob files continue one
+                    // after the other from first.
+                    Map<String, Long> blobStarts = new HashMap<>();
                     for (org.apache.paimon.io.DataFileMeta f : files) {
-                        assigned.add(f.assignFirstRowId(first));
+                        if (f.fileName().endsWith(".blob")) {
+                            String col = f.writeCols().get(0);
+                            long start = blobStarts.getOrDefault(col, first);
+                            assigned.add(f.assignFirstRowId(start));
+                            blobStarts.put(col, start + f.rowCount());
+                        } else {
+                            assigned.add(f.assignFirstRowId(first));
+                        }
                     }
                     files.clear();
                     files.addAll(assigned);

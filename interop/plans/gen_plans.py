@@ -145,6 +145,22 @@ dump("pk-aggregation", plan("pk_aggregation",
                         "fields.last.aggregate-function": "last_non_null_value",
                         "fields.names.aggregate-function": "listagg", "file.format": "parquet"}))
 
+# Aggregation with changelog-producer = lookup: Java's writer compacts level 0 into a level below the highest
+# with lookups (LookupMergeTreeCompactRewriter), writing the sums folded with the value it looked up while the
+# level above keeps the older sum, so a reader must merge as LookupMergeFunction does (level 0 and the lowest
+# level above it only); summing every level would count the older values twice.
+dump("pk-aggregation-lookup", plan("pk_aggregation_lookup",
+    [F(0, "id", "INT NOT NULL"), F(1, "total", "BIGINT"), F(2, "mx", "INT")],
+    [{"op": "create"},
+     W([{"id": 1, "total": 10, "mx": 3}, {"id": 2, "total": 7, "mx": 1}, {"id": 3, "total": 1, "mx": 1}]),
+     {"op": "compact"},
+     W([{"id": 1, "total": 5, "mx": 2}, {"id": 2, "total": 2, "mx": 9}]),
+     W([{"id": 1, "total": 1, "mx": 8}, {"id": 4, "total": 3, "mx": 3}]),
+     W([{"id": 2, "total": 100, "mx": 0}, {"id": 5, "total": 4}])],
+    pk=["id"], options={"bucket": "1", "merge-engine": "aggregation", "changelog-producer": "lookup",
+                        "fields.total.aggregate-function": "sum", "fields.mx.aggregate-function": "max",
+                        "file.format": "parquet"}))
+
 dump("pk-first-row", plan("pk_first_row",
     [F(0, "id", "INT NOT NULL"), F(1, "v", "STRING")],
     [{"op": "create"},
@@ -495,6 +511,79 @@ dump("blob", plan("blob",
     # Java 1.4.2's $files fails on this table (ArrayIndexOutOfBoundsException in
     # SimpleStatsEvolution$NullCountsEvoArray: a .blob file's one-column statistics)
     skip_meta=[{"name": "files", "versions": ["1.4.2"]}]))
+
+# ---------------------------------------------------------------- BLOB values given as descriptors
+# blob-as-descriptor: the writer is handed descriptors (URI, offset, length: Blob.fromFile, as Flink and Spark
+# pass them) and copies the ranges they name into its .blob files, which then hold the bytes as in `blob`; a
+# read through the table API returns the bytes (Blob.toData), whatever the option says to engines.
+def DESC(i, n, off): return {"file": blob_hex(i, n), "offset": off}
+dump("blob-as-descriptor", plan("blob_as_descriptor",
+    [F(0, "id", "INT"), F(1, "name", "STRING"), F(2, "pic", "BLOB")],
+    [{"op": "create"},
+     W([{"id": 1, "name": "a", "pic": DESC(1, 300, 0)}, {"id": 2, "name": "b", "pic": None},
+        {"id": 3, "name": "c", "pic": DESC(3, 700, 17)}, {"id": 4, "name": "d", "pic": DESC(4, 0, 5)}]),
+     W([{"id": 5, "name": "e", "pic": DESC(5, 40, 3)}]),
+     WC(["name"], 0, [{"name": "A"}, {"name": "B"}, {"name": None}, {"name": "D"}])],
+    options={"row-tracking.enabled": "true", "data-evolution.enabled": "true", "file.format": "parquet",
+             "blob.target-file-size": "1 kb", "blob-as-descriptor": "true"},
+    dumps=[{"name": "cols-pic", "cols": ["pic"]},
+           {"name": "cols-pic-id", "cols": ["pic", "id"]},
+           {"name": "filter-id", "filter": "id >= 3"},
+           {"name": "filter-pic-null", "filter": "pic is null"},
+           {"name": "inc-1-3", "incremental": "1,3"}],
+    skip_meta=[{"name": "files", "versions": ["1.4.2"]}]))
+
+# blob-descriptor-field: the data file (Parquet) holds each value's serialized descriptor (URI, offset, length)
+# instead of the bytes, and a read fetches the range through the table's file system (Java ColumnarRow.getBlob,
+# BlobRef.toData); the sources live in <warehouse>/blob-source. Length -1 ("whole") reads up to the end.
+dump("blob-descriptor-field", plan("blob_descriptor_field",
+    [F(0, "id", "INT"), F(1, "name", "STRING"), F(2, "pic", "BLOB")],
+    [{"op": "create"},
+     W([{"id": 1, "name": "a", "pic": DESC(1, 300, 0)}, {"id": 2, "name": "b", "pic": None},
+        {"id": 3, "name": "c", "pic": DESC(3, 700, 17)}, {"id": 4, "name": "d", "pic": DESC(4, 0, 5)}]),
+     W([{"id": 5, "name": "e", "pic": dict(DESC(5, 40, 0), whole=True)}]),
+     WC(["name"], 0, [{"name": "A"}, {"name": "B"}, {"name": None}, {"name": "D"}])],
+    options={"row-tracking.enabled": "true", "data-evolution.enabled": "true", "file.format": "parquet",
+             "blob-descriptor-field": "pic"},
+    dumps=[{"name": "cols-pic", "cols": ["pic"]},
+           {"name": "cols-pic-id", "cols": ["pic", "id"]},
+           {"name": "cols-name-pic", "cols": ["name", "pic"]},
+           {"name": "filter-id", "filter": "id >= 3"},
+           {"name": "filter-pic-null", "filter": "pic is null"},
+           {"name": "inc-1-3", "incremental": "1,3"}]))
+
+# ---------------------------------------------------------------- BLOB updates with placeholders (Java 2.0.0)
+# A partial-column write of a BLOB column (as Spark's MERGE INTO does it, DataEvolutionTableDataWrite) writes
+# .blob files over the whole row-id range with a placeholder (length -2 in the index) for every row it does
+# not change; a read takes each row's value from the newest file that holds one for it, NULL included
+# (BlobFallbackRecordReader), rows a newer file does not cover falling back too. 1.4.2 has no placeholders.
+PH = {"placeholder": True}
+dump("blob-update", dict(plan("blob_update",
+    [F(0, "id", "INT"), F(1, "name", "STRING"), F(2, "pic", "BLOB")],
+    [{"op": "create"},
+     W([{"id": 1, "name": "a", "pic": blob_hex(1, 300)}, {"id": 2, "name": "b", "pic": blob_hex(2, 500)},
+        {"id": 3, "name": "c", "pic": None}, {"id": 4, "name": "d", "pic": blob_hex(4, 700)},
+        {"id": 5, "name": "e", "pic": blob_hex(5, 200)}, {"id": 6, "name": "f", "pic": blob_hex(6, 600)}]),
+     W([{"id": 7, "name": "g", "pic": blob_hex(7, 50)}, {"id": 8, "name": "h", "pic": None}]),
+     # rows 0 and 4 keep their value, row 3 becomes NULL, row 2 gets one where it was NULL; the rows roll over
+     # .blob files whose row-id ranges differ from the first write's
+     WC(["pic"], 0, [{"pic": PH}, {"pic": blob_hex(22, 120)}, {"pic": blob_hex(23, 30)}, {"pic": None},
+                     {"pic": PH}, {"pic": blob_hex(26, 900)}]),
+     {"op": "tag", "name": "t3"},
+     # covers rows 0-2 only: rows 3-5 fall back past this write (a gap Java reads as placeholders)
+     WC(["pic"], 0, [{"pic": PH}, {"pic": PH}, {"pic": blob_hex(33, 40)}]),
+     WC(["name"], 6, [{"name": "G"}, {"name": "H"}])],
+    options={"row-tracking.enabled": "true", "data-evolution.enabled": "true", "file.format": "parquet",
+             "blob.target-file-size": "1 kb"},
+    dumps=[{"name": "rt", "system": "row_tracking"},
+           {"name": "cols-pic", "cols": ["pic"]},
+           {"name": "cols-pic-id", "cols": ["pic", "id"]},
+           {"name": "rt-pic-rowid-seq", "system": "row_tracking", "cols": ["pic", "_ROW_ID", "_SEQUENCE_NUMBER"]},
+           {"name": "rt-tag", "system": "row_tracking", "tag": "t3"},
+           {"name": "filter-id", "filter": "id >= 3"},
+           {"name": "filter-pic-null", "filter": "pic is null"},
+           {"name": "inc-0-3", "incremental": "0,3"},
+           {"name": "inc-1-4", "incremental": "1,4"}]), versions=["2.0.0"]))
 
 # ---------------------------------------------------------------- data evolution with deletion vectors (Java 2.0.0)
 # 1.4.2 refuses deletion vectors on a data-evolution table; 2.0.0 keeps one vector per row-id group on the

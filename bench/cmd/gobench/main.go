@@ -23,7 +23,7 @@ import (
 
 func main() {
 	var (
-		op      = flag.String("op", "", "operation: scan-all, scan-2col, filter-1pct, pk-dedup, pk-dv, plan-10k, plan-100k, write-10m, pk-write, commit, compact-1k, scan-1k, scan-1k-compacted, compact-pk, scan-pk-runs, scan-pk-compacted")
+		op      = flag.String("op", "", "operation: scan-all, scan-2col, filter-1pct, pk-dedup, pk-dv, plan-10k, plan-100k, write-10m, write-stream-10m, pk-write, commit, compact-1k, scan-1k, scan-1k-compacted, compact-pk, scan-pk-runs, scan-pk-compacted")
 		impl    = flag.String("impl", ops.ImplGo, "implementation: go, go-parallel, raw-pqarrow")
 		cpuprof = flag.String("cpuprofile", "", "write a CPU profile of the whole process to this file")
 		o       ops.Options
@@ -31,7 +31,7 @@ func main() {
 	flag.StringVar(&o.Warehouse, "warehouse", "", "filesystem-catalog warehouse holding database bench")
 	flag.Int64Var(&o.Lo, "lo", 0, "filter-1pct: lowest id kept")
 	flag.Int64Var(&o.Hi, "hi", 0, "filter-1pct: first id not kept")
-	flag.Int64Var(&o.Rows, "rows", 0, "write-10m: rows to append; pk-write: rows to upsert")
+	flag.Int64Var(&o.Rows, "rows", 0, "write-10m, write-stream-10m: rows to append; pk-write: rows to upsert")
 	flag.IntVar(&o.Warmup, "warmup", 0, "untimed iterations first")
 	flag.IntVar(&o.Iters, "iters", 1, "timed iterations (the median is reported)")
 	flag.IntVar(&o.Workers, "workers", 0, "go-parallel: goroutines (0: GOMAXPROCS)")

@@ -1,0 +1,78 @@
+package paimon
+
+import (
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOrderedBufferRoom walks an orderedBuffer through the rules of who
+// may queue: a split ahead of the consumer within the byte budget, any
+// split with an empty queue whatever the budget, the consumer's split up
+// to splitBuffer batches; taking a batch or moving the head lets a
+// waiting worker on. Every batch is released (checked allocator).
+func TestOrderedBufferRoom(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	batch := func() arrow.RecordBatch {
+		b := array.NewInt64Builder(mem)
+		defer b.Release()
+		b.AppendValues(make([]int64, 1000), nil)
+		col := b.NewArray()
+		defer col.Release()
+		return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.PrimitiveTypes.Int64}}, nil), []arrow.Array{col}, 1000)
+	}
+	probe := batch()
+	size := batchBytes(probe)
+	probe.Release()
+	require.GreaterOrEqual(t, size, int64(8000))
+
+	buf := newOrderedBuffer(3, size+size/2) // room for one batch ahead, not two
+	// put runs in a goroutine; done reports whether it returned.
+	put := func(i int) chan bool {
+		done := make(chan bool, 1)
+		go func() { done <- buf.put(i, readItem{rec: batch()}) }()
+		return done
+	}
+	returned := func(done chan bool) bool {
+		select {
+		case ok := <-done:
+			require.True(t, ok)
+			return true
+		case <-time.After(50 * time.Millisecond):
+			return false
+		}
+	}
+	require.True(t, returned(put(1)), "a split ahead with an empty queue always has room")
+	require.True(t, returned(put(2)), "so has another, though the budget is now exceeded")
+	waiting := put(1)
+	require.False(t, returned(waiting), "a second batch ahead exceeds the budget")
+	require.True(t, returned(put(0)), "the consumer's split has room")
+	require.True(t, returned(put(0)), "for splitBuffer batches")
+	third := put(0)
+	require.False(t, returned(third), "but no more")
+
+	it, ok := buf.take() // split 0's first batch: room for its third
+	require.True(t, ok)
+	it.rec.Release()
+	require.True(t, returned(third))
+	buf.end(0)
+	for range 2 {
+		it, ok = buf.take()
+		require.True(t, ok)
+		it.rec.Release()
+	}
+	_, ok = buf.take() // split 0 ended: split 1 becomes the head
+	require.False(t, ok)
+	require.True(t, returned(waiting), "the worker on the new head has room")
+
+	blocked := put(2)
+	require.False(t, returned(blocked))
+	buf.stop() // the consumer stops: the waiting worker drops its batch
+	require.False(t, <-blocked)
+	buf.release()
+}
