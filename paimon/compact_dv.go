@@ -131,20 +131,9 @@ func (d *compactDVs) drop(ctx context.Context, bk bucketKey, files []*manifest.D
 	}
 	var keep []index.NamedDV
 	for _, e := range entries {
-		dvs, err := d.meta.ReadDeletionVectors(ctx, e.IndexFile)
+		mine, err := d.keptVectors(ctx, e, removed)
 		if err != nil {
 			return nil, nil, err
-		}
-		var mine []index.NamedDV
-		for _, r := range e.IndexFile.DVRanges {
-			if removed[r.DataFileName] {
-				continue
-			}
-			dv, ok := dvs[r.DataFileName]
-			if !ok {
-				return nil, nil, corrupt(d.meta.IndexPath(e.IndexFile.FileName), fmt.Errorf("no deletion vector of %s", r.DataFileName))
-			}
-			mine = append(mine, index.NamedDV{DataFile: r.DataFileName, DV: dv})
 		}
 		if d.bucketd {
 			keep = append(keep, mine...)
@@ -164,20 +153,52 @@ func (d *compactDVs) drop(ctx context.Context, bk bucketKey, files []*manifest.D
 		}
 	}
 	if d.bucketd {
-		w := index.NewDVWriter()
-		for _, v := range keep {
-			if err := w.Write(v.DataFile, v.DV); err != nil {
-				return nil, nil, err
-			}
-		}
-		meta, err := d.write(ctx, w.Bytes(), w.Metas(), written)
+		meta, err := d.writeBucket(ctx, bk, keep, written)
 		if err != nil {
 			return nil, nil, err
 		}
 		added = append(added, meta)
-		d.replaceBucket(bk, meta)
 	}
 	return added, deleted, nil
+}
+
+// keptVectors reads the vectors of an index file's entry but those of the
+// removed data files, in the file's order.
+func (d *compactDVs) keptVectors(ctx context.Context, e *manifest.IndexManifestEntry, removed map[string]bool) ([]index.NamedDV, error) {
+	dvs, err := d.meta.ReadDeletionVectors(ctx, e.IndexFile)
+	if err != nil {
+		return nil, err
+	}
+	var kept []index.NamedDV
+	for _, r := range e.IndexFile.DVRanges {
+		if removed[r.DataFileName] {
+			continue
+		}
+		dv, ok := dvs[r.DataFileName]
+		if !ok {
+			return nil, corrupt(d.meta.IndexPath(e.IndexFile.FileName), fmt.Errorf("no deletion vector of %s", r.DataFileName))
+		}
+		kept = append(kept, index.NamedDV{DataFile: r.DataFileName, DV: dv})
+	}
+	return kept, nil
+}
+
+// writeBucket writes the vectors of a fixed bucket as its one new index
+// file and makes it the bucket's (Java BucketedDvMaintainer
+// .writeDeletionVectorsIndex).
+func (d *compactDVs) writeBucket(ctx context.Context, bk bucketKey, dvs []index.NamedDV, written *[]string) (manifest.IndexFileMeta, error) {
+	w := index.NewDVWriter()
+	for _, v := range dvs {
+		if err := w.Write(v.DataFile, v.DV); err != nil {
+			return manifest.IndexFileMeta{}, err
+		}
+	}
+	meta, err := d.write(ctx, w.Bytes(), w.Metas(), written)
+	if err != nil {
+		return manifest.IndexFileMeta{}, err
+	}
+	d.replaceBucket(bk, meta)
+	return meta, nil
 }
 
 // replaceBucket makes a fixed bucket's new index file the one later

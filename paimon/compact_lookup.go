@@ -500,21 +500,14 @@ func (d *compactDVs) dropAndMark(ctx context.Context, bk bucketKey, files []*man
 	var keep []index.NamedDV
 	have := map[string]*index.DeletionVector{}
 	for _, e := range entries {
-		dvs, err := d.meta.ReadDeletionVectors(ctx, e.IndexFile)
+		kept, err := d.keptVectors(ctx, e, removed)
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, r := range e.IndexFile.DVRanges {
-			if removed[r.DataFileName] {
-				continue
-			}
-			dv, ok := dvs[r.DataFileName]
-			if !ok {
-				return nil, nil, corrupt(d.meta.IndexPath(e.IndexFile.FileName), fmt.Errorf("no deletion vector of %s", r.DataFileName))
-			}
-			keep = append(keep, index.NamedDV{DataFile: r.DataFileName, DV: dv})
-			have[r.DataFileName] = dv
+		for _, v := range kept {
+			have[v.DataFile] = v.DV
 		}
+		keep = append(keep, kept...)
 	}
 	names := make([]string, 0, len(marks))
 	for n := range marks {
@@ -537,17 +530,10 @@ func (d *compactDVs) dropAndMark(ctx context.Context, bk bucketKey, files []*man
 			}
 		}
 	}
-	w := index.NewDVWriter()
-	for _, v := range keep {
-		if err := w.Write(v.DataFile, v.DV); err != nil {
-			return nil, nil, err
-		}
-	}
-	meta, err := d.write(ctx, w.Bytes(), w.Metas(), written)
+	meta, err := d.writeBucket(ctx, bk, keep, written)
 	if err != nil {
 		return nil, nil, err
 	}
-	d.replaceBucket(bk, meta)
 	return []manifest.IndexFileMeta{meta}, nil, nil
 }
 
