@@ -70,6 +70,15 @@ type pkLookup struct {
 	// finds.
 	keepLevel0 bool
 	dv         bool
+	// mergeHigher: the version a lookup finds above the output level is
+	// merged into the rewritten data (Java LookupChangelogMergeFunctionWrapper
+	// inserts it among the key's versions whether or not it is then marked
+	// deleted): with vectors (mark), and for the lookup changelog of the
+	// engines whose result depends on it (partial-update, aggregation).
+	mergeHigher bool
+	// firstRow: the first-row engine, whose rewrite drops the keys found
+	// above the output level (FirstRowMergeFunctionWrapper).
+	firstRow bool
 }
 
 // newPKLookup plans the lookup of a unit.
@@ -77,6 +86,8 @@ func (c *pkCompactConfig) newPKLookup(levels *mergetree.Levels, outputLevel int)
 	l := &pkLookup{keepLevel0: c.mergeEngine == "deduplicate" && len(c.merge.SequenceFields) == 0,
 		dv: c.deletionVectors, changelog: c.lookupChangelog, top: outputLevel == levels.MaxLevel()}
 	l.mark = l.dv && !l.top
+	l.firstRow = c.mergeEngine == "first-row"
+	l.mergeHigher = l.mark || (l.changelog && !l.keepLevel0 && !l.firstRow && !l.top)
 	for lv := outputLevel + 1; lv <= levels.MaxLevel(); lv++ {
 		l.higher = append(l.higher, levels.Level(lv)...)
 	}
@@ -153,8 +164,8 @@ func (r *compactRun) lookupCompaction(ctx context.Context, tk *compactTask, sr *
 		return sr.readMapped(ctx, &hsp, f, hdvs[f.FileName], want, keyValues, false)
 	}
 	var cl *lookupChangelog
-	if lk.changelog {
-		if cl, err = newLookupChangelog(r.ts, r.pk.kc); err != nil {
+	if lk.changelog || lk.firstRow {
+		if cl, err = newLookupChangelog(r.ts, r.pk.kc, r.pk.merge.Merge); err != nil {
 			return nil, err
 		}
 	}
@@ -186,6 +197,10 @@ func (r *compactRun) lookupCompaction(ctx context.Context, tk *compactTask, sr *
 		if err != nil || rec == nil {
 			return err
 		}
+		if !lk.changelog {
+			rec.Release()
+			return nil
+		}
 		defer rec.Release()
 		out, err := writeChangelog(ctx, rec, tk.pk.outputLevel, &o)
 		res.changelog = append(res.changelog, out...)
@@ -203,7 +218,17 @@ func (r *compactRun) lookupCompaction(ctx context.Context, tk *compactTask, sr *
 		if err := changelog(files); err != nil {
 			return err
 		}
-		if !lk.mark {
+		if lk.firstRow && len(cl.drop) > 0 {
+			o2 := o
+			o2.Open = dropKeys(open, cl.drop, r.ts, r.mem)
+			part, err := mergetree.RunCompactTask(ctx, []mergetree.CompactStep{st}, tk.pk.outputLevel, tk.pk.dropDelete, &o2)
+			if err != nil {
+				return err
+			}
+			appendCompactResult(&res.CompactResult, part)
+			return nil
+		}
+		if !lk.mark && !lk.mergeHigher {
 			return plain(st)
 		}
 		if err := lu.collectKeys(ctx, files, open); err != nil {
@@ -547,7 +572,7 @@ func (d *compactDVs) dropAndMark(ctx context.Context, bk bucketKey, files []*man
 // the way in. The engines treat +I and +U alike, so merged results do not
 // change.
 func (c *pkCompactConfig) engineKinds(open mergetree.OpenFunc, mem memory.Allocator) mergetree.OpenFunc {
-	if !c.deletionVectors || (c.mergeEngine != "partial-update" && c.mergeEngine != "aggregation") {
+	if !(c.deletionVectors || c.lookupChangelog) || (c.mergeEngine != "partial-update" && c.mergeEngine != "aggregation") {
 		return open
 	}
 	return func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
@@ -600,4 +625,59 @@ func updateAfterAsInsert(rec arrow.RecordBatch, mem memory.Allocator) (arrow.Rec
 	cols := slices.Clone(rec.Columns())
 	cols[1] = col
 	return array.NewRecordBatch(rec.Schema(), cols, rec.NumRows()), nil
+}
+
+// dropKeys reads the files through open without the rows whose key is in
+// drop: the first-row keys of a step that the levels above the output
+// already hold (Java FirstRowMergeFunctionWrapper returns no result for
+// them, so the rewrite does not write them).
+func dropKeys(open mergetree.OpenFunc, drop map[string]bool, ts *schema.TableSchema, mem memory.Allocator) mergetree.OpenFunc {
+	keyIdx, keyTypes := lookupKeyColumns(ts)
+	return func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
+		src := open(ctx, f)
+		lu := &lookupScan{keyIdx: keyIdx, keyTypes: keyTypes}
+		return func(yield func(arrow.RecordBatch, error) bool) {
+			for rec, err := range src {
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				mb := array.NewBooleanBuilder(mem)
+				kept := 0
+				for row := 0; row < int(rec.NumRows()); row++ {
+					k, err := lu.keyOf(rec, row)
+					if err != nil {
+						mb.Release()
+						rec.Release()
+						yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
+						return
+					}
+					keep := !drop[k]
+					if keep {
+						kept++
+					}
+					mb.Append(keep)
+				}
+				if kept == int(rec.NumRows()) {
+					mb.Release()
+					if !yield(rec, nil) {
+						return
+					}
+					continue
+				}
+				mask := mb.NewArray()
+				mb.Release()
+				out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, mem), rec, mask, compute.DefaultFilterOptions())
+				mask.Release()
+				rec.Release()
+				if err != nil {
+					yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
+					return
+				}
+				if !yield(out, nil) {
+					return
+				}
+			}
+		}
+	}
 }

@@ -100,6 +100,11 @@ func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 		// changes format on its way up; not followed here.
 		return nil, fmt.Errorf("%w: compacting a primary-key table with %s and %s", ErrUnsupported, optDeletionVectors, coreoptions.FileFormatPerLevel)
 	}
+	if c.deletionVectors && c.mergeEngine == "first-row" {
+		// Java's MergeTreeCompactManagerFactory.createRewriter throws: "First
+		// row merge engine does not need deletion vectors".
+		return nil, fmt.Errorf("%w: compacting a first-row table with %s", ErrUnsupported, optDeletionVectors)
+	}
 	// lookup-compact is radical by default (and refused above when set).
 	c.forceUp = &mergetree.ForceUpLevel0{Universal: c.universal}
 	var err error
@@ -151,6 +156,14 @@ func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 	}
 	c.merge = mergetree.Options{Schema: ts, Merge: f, SequenceFields: seqFields, SequenceDescending: desc, LookupHighLevel: lookup}
 	return c, nil
+}
+
+// needLookup is Java's CoreOptions.needLookup (LookupStrategy): deletion
+// vectors, changelog-producer = lookup or the first-row engine (the
+// force-lookup option is refused). Such tables are compacted with
+// ForceUpLevel0Compaction and LookupMergeTreeCompactRewriter.
+func (c *pkCompactConfig) needLookup() bool {
+	return c.deletionVectors || c.lookupChangelog || c.mergeEngine == "first-row"
 }
 
 // pkTask is the primary-key side of a compactTask: the planned steps of one
@@ -211,7 +224,7 @@ func (r *compactRun) planPK(live []manifest.ManifestEntry) ([]compactTask, error
 		switch {
 		case r.opts.Full:
 			u = mergetree.PickFullCompaction(levels.NumLevels(), levels.SortedRuns(), hasDV, false)
-		case r.pk.deletionVectors || r.pk.lookupChangelog:
+		case r.pk.needLookup():
 			// Java's needLookup tables (CoreOptions.needLookup).
 			u = r.pk.forceUp.Pick(levels.NumLevels(), levels.SortedRuns())
 		default:
@@ -231,7 +244,7 @@ func (r *compactRun) planPK(live []manifest.ManifestEntry) ([]compactTask, error
 		// of a key among the levels above 0, so the plain merge gives the
 		// same rows.
 		var lookup *pkLookup
-		if (r.pk.deletionVectors && u.OutputLevel != levels.MaxLevel()) || r.pk.lookupChangelog {
+		if (r.pk.deletionVectors && u.OutputLevel != levels.MaxLevel()) || r.pk.lookupChangelog || r.pk.mergeEngine == "first-row" {
 			lookup = r.pk.newPKLookup(levels, u.OutputLevel)
 			if r.dvs == nil && r.pk.deletionVectors {
 				r.dvs = newCompactDVs(r.t.meta, nil, true, r.cfg.dvTargetSize)
