@@ -64,18 +64,9 @@ type CompactResult struct {
 // The steps run in order and the result lists their files in order. On
 // error every file the task wrote is removed.
 func RunCompactTask(ctx context.Context, steps []CompactStep, outputLevel int, dropDelete bool, opts *CompactOptions) (*CompactResult, error) {
-	if opts == nil || opts.FS == nil || opts.Open == nil {
-		return nil, fmt.Errorf("%w: CompactOptions need an FS and an Open function", ErrInvalid)
-	}
-	o := *opts
-	if o.Allocator == nil {
-		o.Allocator = memory.DefaultAllocator
-	}
-	if o.Names == nil {
-		o.Names = datafile.NewFileNames()
-	}
-	if o.Now == nil {
-		o.Now = time.Now
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	res := &CompactResult{}
 	for _, st := range steps {
@@ -86,12 +77,7 @@ func RunCompactTask(ctx context.Context, steps []CompactStep, outputLevel int, d
 			res.After = append(res.After, up)
 			continue
 		}
-		var before []manifest.DataFileMeta
-		for _, section := range st.Rewrite {
-			for _, run := range section {
-				before = append(before, run...)
-			}
-		}
+		before := st.rewriteFiles()
 		written, err := rewriteFiles(ctx, before, outputLevel, dropDelete, &o)
 		if err != nil {
 			return nil, errors.Join(err, removeWritten(context.WithoutCancel(ctx), &o, res.Written))
@@ -103,14 +89,72 @@ func RunCompactTask(ctx context.Context, steps []CompactStep, outputLevel int, d
 	return res, nil
 }
 
+// withDefaults checks the options of a compaction task and fills in the
+// defaults of the fields left unset.
+func (opts *CompactOptions) withDefaults() (CompactOptions, error) {
+	if opts == nil || opts.FS == nil || opts.Open == nil {
+		return CompactOptions{}, fmt.Errorf("%w: CompactOptions need an FS and an Open function", ErrInvalid)
+	}
+	o := *opts
+	if o.Allocator == nil {
+		o.Allocator = memory.DefaultAllocator
+	}
+	if o.Names == nil {
+		o.Names = datafile.NewFileNames()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o, nil
+}
+
+// newWriter opens a rolling writer of key-value files in the bucket's
+// directory (Java KeyValueFileWriterFactory).
+func (o *CompactOptions) newWriter(kv datafile.KeyValue) (*datafile.Writer, error) {
+	return datafile.NewWriter(datafile.Options{
+		FS: o.FS, Dir: o.Dir, Schema: o.Schema, Allocator: o.Allocator, Now: o.Now, Names: o.Names,
+		Budget: o.Budget, KeyValue: &kv, Workers: o.Workers,
+	})
+}
+
+// rewriteFiles lists the files of a rewrite step: the sorted runs of its
+// sections, in order.
+func (st CompactStep) rewriteFiles() []manifest.DataFileMeta {
+	var files []manifest.DataFileMeta
+	for _, section := range st.Rewrite {
+		for _, run := range section {
+			files = append(files, run...)
+		}
+	}
+	return files
+}
+
+// writeAdds writes the rows of rec whose kind adds (+I, +U): the merged
+// -U and -D records are dropped (Java DropDeleteReader).
+func writeAdds(ctx context.Context, w *datafile.Writer, rec arrow.RecordBatch, mem memory.Allocator) error {
+	kinds, ok := rec.Column(kindColumn).(*array.Int8)
+	if !ok {
+		return fmt.Errorf("%w: merged batch without an int8 %s column", ErrCorrupt, rec.ColumnName(kindColumn))
+	}
+	if !anyRetract(kinds.Int8Values()) {
+		return w.Write(ctx, rec)
+	}
+	kept, err := dropRetractions(rec, kinds.Int8Values(), mem)
+	if err != nil {
+		return err
+	}
+	defer kept.Release()
+	if kept.NumRows() == 0 {
+		return nil
+	}
+	return w.Write(ctx, kept)
+}
+
 // rewriteFiles merges files (the sorted runs of the sections of one
 // rewrite: Read splits them into the same sections again) into new files at
 // level (Java MergeTreeCompactRewriter.rewriteCompaction).
 func rewriteFiles(ctx context.Context, files []manifest.DataFileMeta, level int, dropDelete bool, o *CompactOptions) ([]manifest.DataFileMeta, error) {
-	w, err := datafile.NewWriter(datafile.Options{
-		FS: o.FS, Dir: o.Dir, Schema: o.Schema, Allocator: o.Allocator, Now: o.Now, Names: o.Names,
-		Budget: o.Budget, KeyValue: &datafile.KeyValue{Level: int32(level), Source: manifest.FileSourceCompact}, Workers: o.Workers,
-	})
+	w, err := o.newWriter(datafile.KeyValue{Level: int32(level), Source: manifest.FileSourceCompact})
 	if err != nil {
 		return nil, err
 	}
@@ -120,22 +164,7 @@ func rewriteFiles(ctx context.Context, files []manifest.DataFileMeta, level int,
 		if !dropDelete {
 			return w.Write(ctx, rec)
 		}
-		kinds, ok := rec.Column(kindColumn).(*array.Int8)
-		if !ok {
-			return fmt.Errorf("%w: merged batch without an int8 %s column", ErrCorrupt, rec.ColumnName(kindColumn))
-		}
-		if !anyRetract(kinds.Int8Values()) {
-			return w.Write(ctx, rec)
-		}
-		kept, err := dropRetractions(rec, kinds.Int8Values(), o.Allocator)
-		if err != nil {
-			return err
-		}
-		defer kept.Release()
-		if kept.NumRows() == 0 {
-			return nil
-		}
-		return w.Write(ctx, kept)
+		return writeAdds(ctx, w, rec, o.Allocator)
 	}
 	for rec, err := range Read(ctx, files, o.Open, &ro) {
 		if err == nil {

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -51,18 +48,9 @@ func RunFullChangelogTask(ctx context.Context, steps []CompactStep, outputLevel,
 		// Java checks the same (rewriteChangelog's checkArgument).
 		return nil, fmt.Errorf("%w: a full compaction that keeps retractions", ErrInvalid)
 	}
-	if opts == nil || opts.FS == nil || opts.Open == nil {
-		return nil, fmt.Errorf("%w: CompactOptions need an FS and an Open function", ErrInvalid)
-	}
-	o := *opts
-	if o.Allocator == nil {
-		o.Allocator = memory.DefaultAllocator
-	}
-	if o.Names == nil {
-		o.Names = datafile.NewFileNames()
-	}
-	if o.Now == nil {
-		o.Now = time.Now
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	res := &CompactResult{}
 	fail := func(err error) (*CompactResult, error) {
@@ -73,11 +61,7 @@ func RunFullChangelogTask(ctx context.Context, steps []CompactStep, outputLevel,
 		var before []manifest.DataFileMeta
 		rewrite := st.Upgrade == nil
 		if rewrite {
-			for _, section := range st.Rewrite {
-				for _, run := range section {
-					before = append(before, run...)
-				}
-			}
+			before = st.rewriteFiles()
 		} else {
 			before = []manifest.DataFileMeta{*st.Upgrade}
 		}
@@ -104,19 +88,13 @@ func RunFullChangelogTask(ctx context.Context, steps []CompactStep, outputLevel,
 // (Java ChangelogMergeTreeRewriter.rewriteOrProduceChangelog). The
 // changelog files are returned also on error, for removal.
 func rewriteFullChangelog(ctx context.Context, files []manifest.DataFileMeta, maxLevel int, rewrite bool, o *CompactOptions) (written, changelog []manifest.DataFileMeta, err error) {
-	newWriter := func(kv datafile.KeyValue) (*datafile.Writer, error) {
-		return datafile.NewWriter(datafile.Options{
-			FS: o.FS, Dir: o.Dir, Schema: o.Schema, Allocator: o.Allocator, Now: o.Now, Names: o.Names,
-			Budget: o.Budget, KeyValue: &kv, Workers: o.Workers,
-		})
-	}
 	var dw *datafile.Writer
 	if rewrite {
-		if dw, err = newWriter(datafile.KeyValue{Level: int32(maxLevel), Source: manifest.FileSourceCompact}); err != nil {
+		if dw, err = o.newWriter(datafile.KeyValue{Level: int32(maxLevel), Source: manifest.FileSourceCompact}); err != nil {
 			return nil, nil, err
 		}
 	}
-	cw, err := newWriter(datafile.KeyValue{Level: int32(maxLevel), Changelog: true, Source: manifest.FileSourceAppend})
+	cw, err := o.newWriter(datafile.KeyValue{Level: int32(maxLevel), Changelog: true, Source: manifest.FileSourceAppend})
 	if err != nil {
 		if dw != nil {
 			err = errors.Join(err, dw.Abort(context.WithoutCancel(ctx)))
@@ -135,20 +113,7 @@ func rewriteFullChangelog(ctx context.Context, files []manifest.DataFileMeta, ma
 		if dw == nil {
 			return true
 		}
-		kinds := rec.Column(kindColumn).(*array.Int8).Int8Values()
-		if !anyRetract(kinds) {
-			werr = dw.Write(ctx, rec)
-			return werr == nil
-		}
-		kept, err := dropRetractions(rec, kinds, o.Allocator)
-		if err != nil {
-			werr = err
-			return false
-		}
-		defer kept.Release()
-		if kept.NumRows() > 0 {
-			werr = dw.Write(ctx, kept)
-		}
+		werr = writeAdds(ctx, dw, rec, o.Allocator)
 		return werr == nil
 	}
 	ro := o.Options
@@ -265,29 +230,13 @@ func (fc *fullChangelog) mergeSection(ctx context.Context, runs [][]manifest.Dat
 	if err != nil {
 		return err
 	}
-	h := &r.heap
-	for len(h.items) > 0 {
-		group := r.group[:0]
-		group = append(group, h.pop())
-		for len(h.items) > 0 && r.compareKeys(h.items[0], group[0]) == 0 {
-			group = append(group, h.pop())
-		}
-		r.group = group
-		r.versions = r.versions[:0]
-		for _, c := range group {
-			r.versions = append(r.versions, version{c, c.row})
-		}
+	for len(r.heap.items) > 0 {
+		r.popGroup()
 		if err := fc.mergeKey(r.versions); err != nil {
 			return err
 		}
-		for _, c := range group {
-			ok, err := c.advance(ctx)
-			if err != nil {
-				return err
-			}
-			if ok {
-				h.push(c)
-			}
+		if err := r.advanceGroup(ctx); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -319,28 +268,10 @@ func (fc *fullChangelog) mergeKey(group []version) error {
 		return nil
 	}
 	r := fc.r
-	for len(r.rows) < len(group) {
-		r.rows = append(r.rows, mergefunc.Row{})
-		r.rowVals = append(r.rowVals, nil)
+	if err := r.addVersions(group); err != nil {
+		return err
 	}
 	fn := r.fn
-	fn.Reset()
-	for i, v := range group {
-		c := v.c
-		row := &r.rows[i]
-		*row = mergefunc.Row{Seq: c.seq[v.row], Kind: c.kindAt(v.row)}
-		if r.sel == nil {
-			vals, err := c.values(v.row, r.rowVals[i])
-			if err != nil {
-				return err
-			}
-			r.rowVals[i] = vals
-			row.Values = vals
-		}
-		if err := fn.Add(row); err != nil {
-			return fmt.Errorf("mergetree: merging a key of data file %s: %w", c.file.FileName, err)
-		}
-	}
 	// The merged result is either a version (a Selector's choice) or a row
 	// the merge function computed; nil means the key has no row, which
 	// counts as a retraction.

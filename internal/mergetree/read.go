@@ -299,30 +299,46 @@ func (r *reader) mergeSection(ctx context.Context, runs [][]manifest.DataFileMet
 			}
 			continue
 		}
-		group := r.group[:0]
-		group = append(group, h.pop())
-		for len(h.items) > 0 && r.compareKeys(h.items[0], group[0]) == 0 {
-			group = append(group, h.pop())
-		}
-		r.group = group
-		r.versions = r.versions[:0]
-		for _, c := range group {
-			r.versions = append(r.versions, version{c, c.row})
-		}
+		r.popGroup()
 		if r.lookup {
 			r.versions = lookupVersions(r.versions)
 		}
 		if err := r.mergeGroup(r.versions); err != nil {
 			return err
 		}
-		for _, c := range group {
-			ok, err := c.advance(ctx)
-			if err != nil {
-				return err
-			}
-			if ok {
-				h.push(c)
-			}
+		if err := r.advanceGroup(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// popGroup takes the cursors at the heap's smallest key off the heap into
+// r.group and their versions, in merge order, into r.versions.
+func (r *reader) popGroup() {
+	h := &r.heap
+	group := r.group[:0]
+	group = append(group, h.pop())
+	for len(h.items) > 0 && r.compareKeys(h.items[0], group[0]) == 0 {
+		group = append(group, h.pop())
+	}
+	r.group = group
+	r.versions = r.versions[:0]
+	for _, c := range group {
+		r.versions = append(r.versions, version{c, c.row})
+	}
+}
+
+// advanceGroup moves the cursors popGroup took past their key and puts
+// those with rows left back on the heap.
+func (r *reader) advanceGroup(ctx context.Context) error {
+	for _, c := range r.group {
+		ok, err := c.advance(ctx)
+		if err != nil {
+			return err
+		}
+		if ok {
+			r.heap.push(c)
 		}
 	}
 	return nil
@@ -367,6 +383,34 @@ type version struct {
 // mergeGroup runs the merge function over the versions of one key, given
 // in merge order, and outputs its result.
 func (r *reader) mergeGroup(group []version) error {
+	if err := r.addVersions(group); err != nil {
+		return err
+	}
+	fn := r.fn
+	if r.sel != nil {
+		i := r.sel.Selected()
+		if i < 0 {
+			return nil
+		}
+		if i >= len(group) {
+			return fmt.Errorf("%w: merge function selected version %d of %d", ErrInvalid, i, len(group))
+		}
+		return r.emitLone(group[i].c, group[i].row)
+	}
+	res, err := fn.Result()
+	if err != nil {
+		return fmt.Errorf("mergetree: merging a key of data file %s: %w", group[0].c.file.FileName, err)
+	}
+	if res == nil || (!r.keep && res.Kind.IsRetract()) {
+		return nil
+	}
+	return r.out.appendRow(res)
+}
+
+// addVersions resets the merge function and adds the versions of one key,
+// in merge order (Java MergeFunction.reset and add); a Selector gets only
+// their kinds and sequence numbers.
+func (r *reader) addVersions(group []version) error {
 	for len(r.rows) < len(group) {
 		r.rows = append(r.rows, mergefunc.Row{})
 		r.rowVals = append(r.rowVals, nil)
@@ -389,24 +433,7 @@ func (r *reader) mergeGroup(group []version) error {
 			return fmt.Errorf("mergetree: merging a key of data file %s: %w", c.file.FileName, err)
 		}
 	}
-	if r.sel != nil {
-		i := r.sel.Selected()
-		if i < 0 {
-			return nil
-		}
-		if i >= len(group) {
-			return fmt.Errorf("%w: merge function selected version %d of %d", ErrInvalid, i, len(group))
-		}
-		return r.emitLone(group[i].c, group[i].row)
-	}
-	res, err := fn.Result()
-	if err != nil {
-		return fmt.Errorf("mergetree: merging a key of data file %s: %w", group[0].c.file.FileName, err)
-	}
-	if res == nil || (!r.keep && res.Kind.IsRetract()) {
-		return nil
-	}
-	return r.out.appendRow(res)
+	return nil
 }
 
 // less is the merge order of Java's SortMergeReaderWithMinHeap: key, then
