@@ -24,6 +24,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -339,4 +340,101 @@ func BenchmarkCompact(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkWriteLocal is write-10m without the Java warehouse: it creates
+// bench.write's schema (PaimonBench.appendSchema: 7 columns, partitioned by
+// day, bucket -1, Parquet with zstd) in a fresh directory per iteration
+// (not timed) and appends $PAIMON_BENCH_WRITE_ROWS rows (default 1,000,000,
+// in five day partitions as GenerateAppend cuts them), generated once
+// beforehand, through one TableWriter and one commit. Besides ns/op it
+// reports cpu-s/op (the process's CPU seconds per write) and P-busy (the
+// share of the Ps' time the write kept busy), which say more than wall
+// times on a shared machine. It is the profile target of the writer:
+//
+//	go test ./bench/ops -run '^$' -bench WriteLocal -benchmem -count 6 -cpuprofile cpu.out
+func BenchmarkWriteLocal(b *testing.B) {
+	ctx := context.Background()
+	rows := int64(1_000_000)
+	if n, err := strconv.ParseInt(os.Getenv("PAIMON_BENCH_WRITE_ROWS"), 10, 64); err == nil && n > 0 {
+		rows = n
+	}
+	s, err := schema.NewSchemaBuilder().
+		Column("id", schema.BigIntType().NotNull()).
+		Column("qty", schema.IntType()).
+		Column("price", schema.DoubleType()).
+		Column("name", schema.StringType()).
+		Column("amount", schema.DecimalType(18, 2)).
+		Column("ts", schema.TimestampType(6)).
+		Column("day", schema.DateType()).
+		PartitionKeys("day").
+		Option("bucket", "-1").
+		Option("file.format", "parquet").
+		Option("file.compression", "zstd").
+		Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var recs []arrow.RecordBatch
+	b.ReportAllocs()
+	var busy, total float64
+	var cpu time.Duration
+	for range b.N {
+		b.StopTimer()
+		fsys, err := localfs.New(b.TempDir(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tbl, err := paimon.CreateTable(ctx, fsys, DB+".db/write", s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if recs == nil {
+			sc, err := schema.ToArrowSchema(tbl.Schema().Fields)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if recs, err = GenerateAppend(sc, rows); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC() // the runtime's CPU classes are brought up to date by a GC
+		before := cpuClasses()
+		cpu0, cpuOK := processCPU()
+		b.StartTimer()
+		if _, err := WriteAndCommit(ctx, tbl, recs, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if cpu1, ok := processCPU(); ok && cpuOK {
+			cpu += cpu1 - cpu0
+		}
+		runtime.GC()
+		after := cpuClasses()
+		busy += (after[1] - after[0]) - (before[1] - before[0])
+		total += after[1] - before[1]
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	// The share of the Ps' time the write kept busy: 1 means every
+	// GOMAXPROCS was running Go code throughout, whatever else the machine
+	// ran (a P counts as busy while its thread waits for a CPU), so it
+	// measures the write's parallelism on a loaded machine where wall
+	// times do not.
+	if total > 0 {
+		b.ReportMetric(busy/total, "P-busy")
+	}
+	// CPU seconds of the process per write (user and system, GC
+	// included): what the write costs, less sensitive than the wall time
+	// to what else the machine runs.
+	if cpu > 0 {
+		b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+	}
+}
+
+// cpuClasses reads the runtime's idle and total CPU seconds.
+func cpuClasses() [2]float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	metrics.Read(s)
+	return [2]float64{s[0].Value.Float64(), s[1].Value.Float64()}
 }
