@@ -25,7 +25,9 @@ import (
 // exists, the complete result of the operation. Re-running the operation
 // with the same commit user and identifier must converge to the result
 // once (never twice), a later commit must succeed, and RemoveOrphanFiles
-// must clear every leftover.
+// must clear every leftover. Right after the crash, before any cleaning,
+// every file a snapshot references must still exist (no live data,
+// changelog, index or manifest file deleted).
 //
 // The full matrix takes minutes (each case reads and writes the table about
 // ten times), so by default every publish (Writer.Close) step and every
@@ -151,7 +153,7 @@ func crashOps(t *testing.T) []crashOp {
 		pkSummed = append(pkSummed, r)
 	}
 	pkSummed = append(pkSummed, pkUpserts[50:]...)
-	return []crashOp{
+	return append([]crashOp{
 		{name: "write-commit", partitioned: true, setup: base, publishes: true,
 			before: relRender(t, rowsOf(0, 200, 3)), after: relRender(t, rowsOf(0, 300, 3)), run: write},
 		{name: "write-commit-fixed-bucket-avro", partitioned: false, setup: base, publishes: true,
@@ -192,7 +194,7 @@ func crashOps(t *testing.T) []crashOp {
 		{name: "compact-primary-key-full-changelog", primaryKey: true, setup: smallCommits, publishes: true,
 			opts:   map[string]string{"bucket": "1", "changelog-producer": "full-compaction", "write-only": "true"},
 			before: compacted, after: compacted, run: compact(true), check: relCheckInserts(compacted)},
-	}
+	}, crashCompactOps(t, compact)...)
 }
 
 // crashBackend makes a fresh storage for one case.
@@ -387,6 +389,22 @@ func recoverAndCheck(t *testing.T, tally *crashTally, op crashOp, inner fs.FS, b
 			fail("snapshot %d is not readable: %v", id, err)
 		}
 	}
+	// No file a snapshot references was deleted: the walk fails on a
+	// missing data, changelog, index or manifest file (before any cleaning,
+	// so that a removal by the operation itself shows here). Not for
+	// expiration, which deletes the files of the snapshots it expires
+	// before their snapshot files.
+	func() {
+		if !op.publishes {
+			return
+		}
+		defer func() {
+			if t.Failed() {
+				t.Logf("%s: a referenced file is missing (operation error: %v)\nsteps:\n%s", label, opErr, tailLog(ffs, 15))
+			}
+		}()
+		newRefWalker(t, inner, relDir, expListFiles(t, inner, relDir)).refs()
+	}()
 	latest := latestID(t, inner)
 	landed := latest == beforeID+1
 	if latest != beforeID && !landed || (landed && !op.publishes) {
