@@ -52,6 +52,8 @@ type crashOp struct {
 	run func(ctx context.Context, fsys fs.FS) error
 	// publishes is true when the operation adds a snapshot.
 	publishes bool
+	// memfsOnly: the case runs on the in-memory file system only.
+	memfsOnly bool
 	// laterHidden: a later write is not visible to batch reads
 	// (deletion-vector tables read compacted levels only).
 	laterHidden bool
@@ -268,6 +270,9 @@ func testFaultRecovery(t *testing.T, kind faultfs.Kind) {
 	for _, op := range crashOps(t) {
 		for _, be := range crashBackends {
 			t.Run(op.name+"/"+be.name, func(t *testing.T) {
+				if op.memfsOnly && be.name != "memfs" {
+					t.Skip("in-memory file system only (crashOp.memfsOnly)")
+				}
 				if kind == faultfs.Fail && be.name == "localfs" && os.Getenv("PAIMON_CRASH_STRIDE") == "" {
 					t.Skip("the single-failure matrix runs on the local disk only with PAIMON_CRASH_STRIDE set")
 				}
