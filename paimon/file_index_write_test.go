@@ -193,6 +193,7 @@ func BenchmarkFileIndexEqualityFilter(b *testing.B) {
 		opts map[string]string
 	}{
 		{"indexed", map[string]string{"file-index.bloom-filter.columns": "k", "file-index.bloom-filter.k.items": strconv.Itoa(perFile)}},
+		{"bitmap", map[string]string{"file-index.bitmap.columns": "k"}},
 		{"plain", map[string]string{}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -41,6 +41,13 @@
 // Other types answer "may match" (Result Remain): the caller keeps the
 // file.
 //
+// Reading is lazy where Java's is: Index checks an index's headers, and a
+// Test reads only the entries it looks up (a bitmap index's one index
+// block, a range-bitmap's one dictionary chunk) and decodes only the
+// bitmaps it needs, so its cost does not grow with the distinct values
+// of the column. Serialized RoaringBitmaps are checked in one pass
+// (checkRoaring) before roaring decodes them.
+//
 // # Writing
 //
 // NewColumnWriter builds each of the four types as Java's FileIndexWriter

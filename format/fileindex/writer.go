@@ -45,7 +45,7 @@ func NewColumnWriter(typ string, t schema.DataType, opts map[string]string) (Col
 		}
 		return newBloomWriter(t, items, fpp), nil
 	case "bitmap":
-		if keyReader(t) == nil {
+		if _, ok := bitmapKeySize(t); !ok {
 			return nil, nil
 		}
 		if v, ok := opts["version"]; ok && strings.TrimSpace(v) != "2" {
