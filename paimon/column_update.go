@@ -146,9 +146,9 @@ func (t *Table) NewColumnUpdate(ctx context.Context, columns []string, opts *Col
 	probe, err := datafile.NewWriter(u.fileOptions(""))
 	if err != nil {
 		if errors.Is(err, datafile.ErrUnsupported) {
-			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			return nil, fromInternal(ErrUnsupported, datafile.ErrUnsupported, err)
 		}
-		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+		return nil, fromInternal(ErrInvalidOption, datafile.ErrInvalid, err)
 	}
 	_ = probe.Abort(ctx)
 	if u.base, err = latestSnapshotOf(ctx, t.meta); err != nil {

@@ -253,9 +253,9 @@ func (t *Table) newCompactRun(ctx context.Context, opts *CompactOptions) (*compa
 	}
 	if err := datafile.Validate(ts); !pk && err != nil {
 		if errors.Is(err, datafile.ErrUnsupported) {
-			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			return nil, fromInternal(ErrUnsupported, datafile.ErrUnsupported, err)
 		}
-		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+		return nil, fromInternal(ErrInvalidOption, datafile.ErrInvalid, err)
 	}
 	cfg, err := newAppendCompactConfig(o)
 	if err != nil {

@@ -88,9 +88,9 @@ func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 	}
 	if err := datafile.ValidateKeyValue(ts, datafile.KeyValue{Level: 1, Source: manifest.FileSourceCompact}); err != nil {
 		if errors.Is(err, datafile.ErrUnsupported) {
-			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			return nil, fromInternal(ErrUnsupported, datafile.ErrUnsupported, err)
 		}
-		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+		return nil, fromInternal(ErrInvalidOption, datafile.ErrInvalid, err)
 	}
 	bad := func(err error) (*pkCompactConfig, error) { return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err) }
 	c := &pkCompactConfig{universal: &mergetree.Universal{}, deletionVectors: o.deletionVectors(),
@@ -138,9 +138,9 @@ func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 	f, err := mergefunc.NewFactory(ts)
 	if err != nil {
 		if errors.Is(err, mergefunc.ErrUnsupported) {
-			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			return nil, fromInternal(ErrUnsupported, mergefunc.ErrUnsupported, err)
 		}
-		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+		return nil, fromInternal(ErrInvalidOption, mergefunc.ErrInvalid, err)
 	}
 	seqFields, err := mergefunc.SequenceFields(ts)
 	if err != nil {

@@ -60,9 +60,9 @@ func (r *compactRewriter) rewrite(ctx context.Context, partition []byte, bucket 
 	w, err := datafile.NewWriter(opts)
 	if err != nil {
 		if errors.Is(err, datafile.ErrUnsupported) {
-			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			return nil, fromInternal(ErrUnsupported, datafile.ErrUnsupported, err)
 		}
-		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+		return nil, fromInternal(ErrInvalidOption, datafile.ErrInvalid, err)
 	}
 	var index []string // index files written
 	fail := func(err error) (*CompactIncrement, error) {

@@ -3,6 +3,7 @@ package paimon
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 var (
@@ -48,4 +49,24 @@ func corrupt(path string, err error) error {
 		return nil
 	}
 	return &CorruptError{Path: path, Err: err}
+}
+
+// internalError is an error of an internal package (datafile, mergefunc)
+// given this package's sentinel: errors.Is finds both outer and the
+// internal error's own sentinel, and the text is outer's followed by the
+// internal message without its package prefix, so that a message keeps one
+// prefix ("paimon: unsupported: ...: option file.format=...", not "...:
+// datafile: unsupported: option ...").
+type internalError struct {
+	outer, err error
+	detail     string
+}
+
+func (e *internalError) Error() string   { return e.outer.Error() + ": " + e.detail }
+func (e *internalError) Unwrap() []error { return []error{e.outer, e.err} }
+
+// fromInternal wraps err, which wraps the internal sentinel inner, as an
+// error of this package's sentinel outer.
+func fromInternal(outer, inner, err error) error {
+	return &internalError{outer: outer, err: err, detail: strings.TrimPrefix(err.Error(), inner.Error()+": ")}
 }

@@ -376,6 +376,9 @@ func TestCompactRefusedChangesNothing(t *testing.T) {
 			msg := err.Error()
 			require.Contains(t, msg, want)
 			require.Equal(t, 1, strings.Count(msg, "paimon:"), "one prefix: %s", msg)
+			for _, pkg := range []string{"datafile:", "mergefunc:", "coreoptions:"} {
+				require.NotContains(t, msg, pkg, "one prefix: %s", msg)
+			}
 			now, _, err := tbl.Meta().LatestSnapshotID(ctx)
 			require.NoError(t, err)
 			require.Equal(t, id, now)

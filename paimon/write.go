@@ -295,9 +295,9 @@ func (w *TableWriter) partitionFields() error {
 
 func (w *TableWriter) optionError(err error) error {
 	if errors.Is(err, datafile.ErrUnsupported) {
-		return fmt.Errorf("%w: %w", ErrUnsupported, err)
+		return fromInternal(ErrUnsupported, datafile.ErrUnsupported, err)
 	}
-	return fmt.Errorf("%w: %w", ErrInvalidOption, err)
+	return fromInternal(ErrInvalidOption, datafile.ErrInvalid, err)
 }
 
 func (w *TableWriter) fileOptions(dir string, seq int64) datafile.Options {

@@ -233,9 +233,9 @@ func newPKWriter(w *TableWriter, opts *WriterOptions) (*pkWriter, error) {
 	f, err := mergefunc.NewFactory(ts)
 	if err != nil {
 		if errors.Is(err, mergefunc.ErrUnsupported) {
-			return nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+			return nil, fromInternal(ErrUnsupported, mergefunc.ErrUnsupported, err)
 		}
-		return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err)
+		return nil, fromInternal(ErrInvalidOption, mergefunc.ErrInvalid, err)
 	}
 	seqFields, err := mergefunc.SequenceFields(ts)
 	if err != nil {
