@@ -268,22 +268,11 @@ type BatchItem struct {
 	Args []string
 }
 
-// Batch runs many dump/meta commands. Java runs them in one JVM (the batch
-// command), which saves a JVM start-up per command; other producers run them
-// one by one. The first failure fails the batch.
+// Batch runs many dump/meta/apply commands in one process of the
+// reference implementation (the batch command of both programs), which
+// saves a JVM or interpreter start-up per command. The first failure fails
+// the batch.
 func (r *Runner) Batch(ctx context.Context, items []BatchItem) error {
-	if r.Producer != "java" {
-		for _, it := range items {
-			out, err := r.Run(ctx, it.Args...)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(it.Out, out, 0o644); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	f, err := os.CreateTemp("", "paimon-interop-batch-*.tsv")
 	if err != nil {
 		return err

@@ -918,6 +918,7 @@ USAGE = """usage:
   paimon_interop.py apply <warehouse> <plan.json>
   paimon_interop.py dump  <warehouse> <db.table> [--mode merged|audit] [--snapshot N | --tag T] [--cols a,b]
   paimon_interop.py meta  <warehouse> <db.table> <%s>
+  paimon_interop.py batch <script>   (lines: <out>\t<command>\t<args...>)
   paimon_interop.py version""" % "|".join(META_TABLES)
 
 
@@ -949,9 +950,32 @@ def run(argv):
         if len(args) != 3:
             raise UsageError("meta takes <warehouse> <db.table> <name>")
         return cmd_meta(args[0], args[1], args[2])
+    if cmd == "batch":
+        if len(args) != 1:
+            raise UsageError("batch takes <script>")
+        return cmd_batch(args[0])
     if cmd == "version":
         return ("pypaimon %s\n" % pypaimon_version()).encode("utf-8")
     raise UsageError("unknown command %r" % cmd)
+
+
+def cmd_batch(script):
+    """Runs many dump/meta/apply commands in this process, in order, as the Java program's batch does: each
+    line is <output file>\t<command>\t<args...>; an apply line leaves its file empty. The interpreter and
+    pypaimon start once instead of once per command. The first failing command fails the batch (its error,
+    so an unsupported command still exits 3)."""
+    with open(script, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    for n, line in enumerate(lines, 1):
+        if not line:
+            continue
+        parts = line.split("\t")
+        if len(parts) < 2 or parts[1] == "batch":
+            raise UsageError("batch line %d: want <out>\\t<dump|meta|apply> args..." % n)
+        data = run(parts[1:])
+        with open(parts[0], "wb") as out:
+            out.write(data or b"")
+    return b""
 
 
 def main(argv=None):
