@@ -93,17 +93,7 @@ func fcChangelogRows(t *testing.T, tbl *paimon.Table, start, end int64) []string
 	var out []string
 	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem), paimon.WithIncremental(start, end, paimon.IncrementalChangelog)).Records(context.Background()) {
 		require.NoError(t, err)
-		for r := 0; r < int(rec.NumRows()); r++ {
-			vals := make([]any, len(fields))
-			for c := range fields {
-				v, err := parquet.ArrowValue(rec.Column(c), r, fields[c].Type)
-				require.NoError(t, err)
-				vals[c] = v
-			}
-			b, err := canon.EncodeRow(fields, vals)
-			require.NoError(t, err)
-			out = append(out, string(b))
-		}
+		out = append(out, canonRows(t, fields, rec)...)
 		rec.Release()
 	}
 	sort.Strings(out)

@@ -141,20 +141,7 @@ func TestCompactPrimaryKeyDeletionVectorsLookupGolden(t *testing.T) {
 // sorted canonical lines with their row kinds.
 func changelogLines(t *testing.T, tbl *paimon.Table, id int64) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	var all []string
-	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem), paimon.WithIncremental(id-1, id, paimon.IncrementalChangelog)).Records(context.Background()) {
-		require.NoError(t, err)
-		fields, err := schema.FromArrowSchema(rec.Schema())
-		require.NoError(t, err)
-		l, err := canon.BatchLines(fields, rec)
-		require.NoError(t, err)
-		all = append(all, l...)
-		rec.Release()
-	}
-	sort.Strings(all)
-	return all
+	return sortedScanLines(t, tbl, paimon.WithIncremental(id-1, id, paimon.IncrementalChangelog))
 }
 
 // TestCompactLookupChangelogGolden: Java 1.4.2's golden table with

@@ -245,10 +245,17 @@ func testCompactPKDV(t *testing.T, full bool) {
 // (the golden expected.jsonl form).
 func jsonLines(t *testing.T, tbl *paimon.Table) []string {
 	t.Helper()
+	return sortedScanLines(t, tbl)
+}
+
+// sortedScanLines reads a scan of tbl with opts as sorted canonical lines
+// (fields from each batch's schema; every batch released).
+func sortedScanLines(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) []string {
+	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	var all []string
-	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem)).Records(context.Background()) {
+	for rec, err := range tbl.NewScan(append([]paimon.ScanOption{paimon.WithAllocator(mem)}, opts...)...).Records(context.Background()) {
 		require.NoError(t, err)
 		fields, err := schema.FromArrowSchema(rec.Schema())
 		require.NoError(t, err)

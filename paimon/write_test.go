@@ -104,21 +104,29 @@ func dump(t *testing.T, tbl *paimon.Table) []string {
 	var out []string
 	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem)).Records(context.Background()) {
 		require.NoError(t, err)
-		fields := tbl.Schema().Fields
-		for r := 0; r < int(rec.NumRows()); r++ {
-			vals := make([]any, len(fields))
-			for c := range fields {
-				v, err := parquet.ArrowValue(rec.Column(c), r, fields[c].Type)
-				require.NoError(t, err)
-				vals[c] = v
-			}
-			b, err := canon.EncodeRow(fields, vals)
-			require.NoError(t, err)
-			out = append(out, string(b))
-		}
+		out = append(out, canonRows(t, tbl.Schema().Fields, rec)...)
 		rec.Release()
 	}
 	sort.Strings(out)
+	return out
+}
+
+// canonRows encodes the rows of rec, whose columns are fields, as
+// canonical rows.
+func canonRows(t *testing.T, fields []schema.DataField, rec arrow.RecordBatch) []string {
+	t.Helper()
+	var out []string
+	for r := 0; r < int(rec.NumRows()); r++ {
+		vals := make([]any, len(fields))
+		for c := range fields {
+			v, err := parquet.ArrowValue(rec.Column(c), r, fields[c].Type)
+			require.NoError(t, err)
+			vals[c] = v
+		}
+		b, err := canon.EncodeRow(fields, vals)
+		require.NoError(t, err)
+		out = append(out, string(b))
+	}
 	return out
 }
 
