@@ -81,10 +81,10 @@ func TestCompactCommandErrors(t *testing.T) {
 		require.Equal(t, tc.code, r.code, "%v: %s", tc.args, r.stderr)
 		require.Contains(t, r.stderr, tc.msg)
 	}
-	// A primary-key table whose changelog would come from compaction in a way not done here (changelog-producer lookup
-	// with partial-update) is refused: compacting it without writing that changelog would lose changes a streaming
-	// reader must see.
-	pk := newTable(t, `{"fields": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "INT"}], "primaryKeys": ["id"], "options": {"bucket": "1", "changelog-producer": "lookup", "merge-engine": "partial-update"}}`)
+	// A primary-key table whose changelog would come from compaction in a way not done here (changelog-producer
+	// full-compaction with changelog-producer.row-deduplicate) is refused: compacting it without writing that changelog
+	// would lose changes a streaming reader must see.
+	pk := newTable(t, `{"fields": [{"name": "id", "type": "INT NOT NULL"}, {"name": "v", "type": "INT"}], "primaryKeys": ["id"], "options": {"bucket": "1", "changelog-producer": "full-compaction", "changelog-producer.row-deduplicate": "true"}}`)
 	r := runCmd(t, "compact", "--warehouse", pk, "db.t")
 	require.Equal(t, 1, r.code, r.stderr)
 	require.Contains(t, r.stderr, "changelog-producer")
