@@ -132,9 +132,9 @@ type CompactResult struct {
 // merged with lookups into the levels above, whose replaced rows get
 // deletion vectors instead of being rewritten, as Java's
 // LookupMergeTreeCompactRewriter does (compact_lookup.go). With
-// changelog-producer = lookup (every merge engine, without sequence.field)
-// the compaction also writes the changelog of the level-0 keys it merges,
-// as Java's LookupChangelogMergeFunctionWrapper (first-row:
+// changelog-producer = lookup (every merge engine) the compaction also
+// writes the changelog of the level-0 keys it merges, as Java's
+// LookupChangelogMergeFunctionWrapper (first-row:
 // FirstRowMergeFunctionWrapper) does, committed in the COMPACT snapshot's
 // changelog manifest list (compact_lookup_changelog.go); the version the
 // lookup finds above the output level is merged into the rewritten data,
@@ -145,11 +145,11 @@ type CompactResult struct {
 //
 // Tables Compact cannot compact exactly as Java does (row tracking, data
 // evolution, incremental clustering, external data paths; primary-key
-// tables with changelog-producer lookup and a sequence.field, deduplicate
-// with ignore-delete, changelog-producer.row-deduplicate over a FLOAT,
-// DOUBLE, MAP or MULTISET field, or a key whose only version is a level-0
-// row the engine changes; first-row with deletion vectors; postpone
-// buckets, record-level expiration, off-peak or early-full-compaction
+// tables with changelog-producer lookup and
+// changelog-producer.row-deduplicate over a FLOAT, DOUBLE, MAP or MULTISET
+// field, or a key whose only version is a level-0 row the engine changes;
+// first-row with deletion vectors; postpone buckets, record-level
+// expiration, off-peak or early-full-compaction
 // options) are refused with ErrUnsupported before anything is written.
 func (t *Table) Compact(ctx context.Context, opts *CompactOptions) (*CompactResult, error) {
 	start := time.Now()

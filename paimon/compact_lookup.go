@@ -87,7 +87,10 @@ func (c *pkCompactConfig) newPKLookup(levels *mergetree.Levels, outputLevel int)
 		dv: c.deletionVectors, changelog: c.lookupChangelog, top: outputLevel == levels.MaxLevel()}
 	l.mark = l.dv && !l.top
 	l.firstRow = c.mergeEngine == "first-row"
-	l.mergeHigher = l.mark || (l.changelog && !l.keepLevel0 && !l.firstRow && !l.top)
+	// Deduplicate with ignore-delete: a key whose level-0 versions are all
+	// retractions merges to the version found above, which Java writes.
+	dedupIgnore := c.mergeEngine == "deduplicate" && c.ignoreDelete
+	l.mergeHigher = l.mark || (l.changelog && (!l.keepLevel0 || dedupIgnore) && !l.firstRow && !l.top)
 	for lv := outputLevel + 1; lv <= levels.MaxLevel(); lv++ {
 		l.higher = append(l.higher, levels.Level(lv)...)
 	}
@@ -440,8 +443,27 @@ func (l *lookupScan) collectKeys(ctx context.Context, files []manifest.DataFileM
 // looked up, and records the positions of the rows it keeps.
 func (l *lookupScan) filter(ctx context.Context, f *manifest.DataFileMeta, dv *index.DeletionVector,
 	src iter.Seq2[arrow.RecordBatch, error], mem memory.Allocator) iter.Seq2[arrow.RecordBatch, error] {
+	var pos int64
+	return filterRows(ctx, f, src, mem, func(rec arrow.RecordBatch, row int) (bool, error) {
+		p := pos
+		pos++
+		if dv != nil && dv.IsDeleted(p) {
+			return false, nil
+		}
+		k, err := l.keyOf(rec, row)
+		if err != nil || !l.keys[k] {
+			return false, err
+		}
+		l.marks[f.FileName] = append(l.marks[f.FileName], p)
+		return true, nil
+	})
+}
+
+// filterRows yields the batches of src with only the rows keep accepts;
+// keep is called once for every row, in order.
+func filterRows(ctx context.Context, f *manifest.DataFileMeta, src iter.Seq2[arrow.RecordBatch, error], mem memory.Allocator,
+	keep func(rec arrow.RecordBatch, row int) (bool, error)) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		var pos int64
 		for rec, err := range src {
 			if err != nil {
 				yield(nil, err)
@@ -451,38 +473,37 @@ func (l *lookupScan) filter(ctx context.Context, f *manifest.DataFileMeta, dv *i
 			mb := array.NewBooleanBuilder(mem)
 			kept := 0
 			for row := 0; row < n; row++ {
-				p := pos + int64(row)
-				keep := false
-				if dv == nil || !dv.IsDeleted(p) {
-					k, err := l.keyOf(rec, row)
-					if err != nil {
-						mb.Release()
-						rec.Release()
-						yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
-						return
-					}
-					if l.keys[k] {
-						keep = true
-						kept++
-						l.marks[f.FileName] = append(l.marks[f.FileName], p)
-					}
+				ok, err := keep(rec, row)
+				if err != nil {
+					mb.Release()
+					rec.Release()
+					yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
+					return
 				}
-				mb.Append(keep)
+				if ok {
+					kept++
+				}
+				mb.Append(ok)
 			}
-			pos += int64(n)
-			if kept == 0 {
+			var out arrow.RecordBatch
+			switch kept {
+			case 0:
 				mb.Release()
 				rec.Release()
 				continue
-			}
-			mask := mb.NewArray()
-			mb.Release()
-			out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, mem), rec, mask, compute.DefaultFilterOptions())
-			mask.Release()
-			rec.Release()
-			if err != nil {
-				yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
-				return
+			case n:
+				mb.Release()
+				out = rec
+			default:
+				mask := mb.NewArray()
+				mb.Release()
+				out, err = compute.FilterRecordBatch(compute.WithAllocator(ctx, mem), rec, mask, compute.DefaultFilterOptions())
+				mask.Release()
+				rec.Release()
+				if err != nil {
+					yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
+					return
+				}
 			}
 			if !yield(out, nil) {
 				return
@@ -634,50 +655,10 @@ func updateAfterAsInsert(rec arrow.RecordBatch, mem memory.Allocator) (arrow.Rec
 func dropKeys(open mergetree.OpenFunc, drop map[string]bool, ts *schema.TableSchema, mem memory.Allocator) mergetree.OpenFunc {
 	keyIdx, keyTypes := lookupKeyColumns(ts)
 	return func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
-		src := open(ctx, f)
 		lu := &lookupScan{keyIdx: keyIdx, keyTypes: keyTypes}
-		return func(yield func(arrow.RecordBatch, error) bool) {
-			for rec, err := range src {
-				if err != nil {
-					yield(nil, err)
-					return
-				}
-				mb := array.NewBooleanBuilder(mem)
-				kept := 0
-				for row := 0; row < int(rec.NumRows()); row++ {
-					k, err := lu.keyOf(rec, row)
-					if err != nil {
-						mb.Release()
-						rec.Release()
-						yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
-						return
-					}
-					keep := !drop[k]
-					if keep {
-						kept++
-					}
-					mb.Append(keep)
-				}
-				if kept == int(rec.NumRows()) {
-					mb.Release()
-					if !yield(rec, nil) {
-						return
-					}
-					continue
-				}
-				mask := mb.NewArray()
-				mb.Release()
-				out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, mem), rec, mask, compute.DefaultFilterOptions())
-				mask.Release()
-				rec.Release()
-				if err != nil {
-					yield(nil, fmt.Errorf("paimon: data file %s: %w", f.FileName, err))
-					return
-				}
-				if !yield(out, nil) {
-					return
-				}
-			}
-		}
+		return filterRows(ctx, f, open(ctx, f), mem, func(rec arrow.RecordBatch, row int) (bool, error) {
+			k, err := lu.keyOf(rec, row)
+			return err == nil && !drop[k], err
+		})
 	}
 }

@@ -43,13 +43,17 @@ import (
 //
 // The after is, per merge engine:
 //
-//   - deduplicate (without sequence.field and ignore-delete, refused): the
-//     newest level-0 version, as level-0 versions are newer than every
-//     version above level 0;
-//   - partial-update and aggregation: the engine run over the level-0
-//     versions and the before in sequence order, without the
-//     single-version shortcut (LookupMergeFunction.getResult runs the
-//     engine it wraps even on one version, mergefunc.NewEngine).
+//   - deduplicate without sequence.field and ignore-delete: the newest
+//     level-0 version, as level-0 versions are newer than every version
+//     above level 0;
+//   - otherwise (partial-update, aggregation, deduplicate with
+//     sequence.field or ignore-delete): the engine run over the level-0
+//     versions and the before in merge order (sequence.field, then
+//     sequence number: LookupMergeFunction.insertInto with the wrapper's
+//     UserDefinedSeqComparator), without the single-version shortcut
+//     (LookupMergeFunction.getResult runs the engine it wraps even on one
+//     version, mergefunc.NewEngine). With sequence.field the after may be
+//     the before itself (then -U/+U of equal values, as Java emits them).
 //
 // first-row is not wrapped by LookupMergeFunction (Java
 // FirstRowMergeFunctionWrapper, with LookupLevels reduced to a contains
@@ -105,6 +109,8 @@ type lookupChangelog struct {
 	arrowSc *arrow.Schema
 	mode    clMode
 	engine  mergefunc.Function             // clEngine
+	order   func(a, b *clRow) (int, error) // merge order of a key's versions
+	plusU   bool                           // the data merge reads level-0 +U as +I (engineKinds)
 	equal   func(a, b []any) (bool, error) // row-deduplicate, or nil
 	ignDel  bool                           // first-row: ignore-delete
 	level0  map[string][]*clRow            // the level-0 versions of each key
@@ -126,10 +132,18 @@ func newLookupChangelog(ts *schema.TableSchema, kc *mergetree.KeyComparator, mer
 		c.types = append(c.types, f.Type)
 	}
 	o := tableOptions(ts.Options)
-	switch o.mergeEngine() {
-	case "deduplicate":
+	order, err := mergefunc.VersionOrder(ts)
+	if err != nil {
+		return nil, fmt.Errorf("%w: compacting a primary-key table with %s=lookup: %w", ErrUnsupported, optChangelogProducer, err)
+	}
+	c.order = func(a, b *clRow) (int, error) {
+		return order(&mergefunc.Row{Seq: a.seq(), Values: a.vals[2:]}, &mergefunc.Row{Seq: b.seq(), Values: b.vals[2:]})
+	}
+	c.plusU = o.mergeEngine() == "partial-update" || o.mergeEngine() == "aggregation"
+	switch e := o.mergeEngine(); {
+	case e == "deduplicate" && o[coreoptions.SequenceField] == "" && !ignoreDeleteOption(o):
 		c.mode = clDeduplicate
-	case "first-row":
+	case e == "first-row":
 		c.mode = clFirstRow
 		c.ignDel = ignoreDeleteOption(o)
 	default:
@@ -243,10 +257,15 @@ func (c *lookupChangelog) collect(ctx context.Context, files, higher []manifest.
 			return err
 		}
 	}
+	var err error
 	for _, vs := range c.level0 {
-		slices.SortFunc(vs, func(a, b *clRow) int { return cmp.Compare(a.seq(), b.seq()) })
+		slices.SortFunc(vs, func(a, b *clRow) int {
+			r, e := c.order(a, b)
+			err = cmp.Or(err, e)
+			return r
+		})
 	}
-	return nil
+	return err
 }
 
 // engineAfter runs the engine over the level-0 versions and the before,
@@ -255,7 +274,15 @@ func (c *lookupChangelog) engineAfter(vs []*clRow, before *clRow) (*clRow, error
 	all := vs
 	if before != nil {
 		all = append(slices.Clone(vs), before)
-		slices.SortStableFunc(all, func(a, b *clRow) int { return cmp.Compare(a.seq(), b.seq()) })
+		var err error
+		slices.SortStableFunc(all, func(a, b *clRow) int {
+			r, e := c.order(a, b)
+			err = cmp.Or(err, e)
+			return r
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	c.engine.Reset()
 	for _, v := range all {
@@ -277,7 +304,7 @@ func (c *lookupChangelog) engineAfter(vs []*clRow, before *clRow) (*clRow, error
 		// (with +U read as +I, engineKinds); Java writes the engine's
 		// result. Where they differ the compaction is refused.
 		lone, kind := vs[0], vs[0].kind()
-		if kind == data.UpdateAfter {
+		if kind == data.UpdateAfter && c.plusU {
 			kind = data.Insert
 		}
 		if res.Seq != lone.seq() || res.Kind != kind || !reflect.DeepEqual(res.Values, lone.vals[2:]) {
@@ -412,22 +439,16 @@ func joinAbort(ctx context.Context, err error, w *datafile.Writer) error {
 }
 
 // lookupChangelogSupported refuses the tables whose lookup changelog is
-// not produced here: a sequence.field (Java then orders a key's versions
-// by the field, and the after may be a version above level 0), the
-// deduplicate engine with ignore-delete (its after is then the newest
-// level-0 addition or the version above), and
-// changelog-producer.row-deduplicate comparing a field whose equality is
-// not reproduced (mergefunc.ValueEqualiser).
+// not produced here: changelog-producer.row-deduplicate comparing a field
+// whose equality is not reproduced (mergefunc.ValueEqualiser), and a
+// sequence.field whose order is not (mergefunc.VersionOrder).
 func lookupChangelogSupported(ts *schema.TableSchema) error {
 	o := tableOptions(ts.Options)
 	refuse := func(what string) error {
 		return fmt.Errorf("%w: compacting a primary-key table with %s=lookup and %s", ErrUnsupported, optChangelogProducer, what)
 	}
-	if v := o[coreoptions.SequenceField]; v != "" {
-		return refuse(coreoptions.SequenceField)
-	}
-	if o.mergeEngine() == "deduplicate" && ignoreDeleteOption(o) {
-		return refuse("merge-engine=deduplicate with " + optIgnoreDelete)
+	if _, err := mergefunc.VersionOrder(ts); err != nil {
+		return refuse(fmt.Sprintf("%s (%v)", coreoptions.SequenceField, err))
 	}
 	if o.boolean(coreoptions.ChangelogProducerRowDeduplicate, false) && o.mergeEngine() != "first-row" {
 		if _, err := rowDeduplicateEqualiser(ts, o); err != nil {

@@ -196,6 +196,7 @@ func TestCompactLookupChangelogAggregation(t *testing.T) {
 		require.ErrorIs(t, err, paimon.ErrUnsupported)
 		after, _ := liveEntriesOf(t, reopen(t, fsys))
 		require.Equal(t, before.ID, after.ID)
+		relCheckClean(t, fsys, "db.db/t")
 	})
 }
 
@@ -237,4 +238,38 @@ func TestCompactLookupChangelogFirstRow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompactLookupChangelogSequenceField: deduplicate with
+// sequence.field (Java LookupChangelogMergeFunctionWrapper with its
+// UserDefinedSeqComparator): the version found above joins the level-0
+// versions in sequence.field order, so a level-0 version with a smaller
+// score loses to it; the after is then the before itself and Java still
+// emits -U/+U of the same row, and the rewrite writes the version from
+// above at the output level.
+func TestCompactLookupChangelogSequenceField(t *testing.T) {
+	cls, reads, _ := runLookupScenario(t, map[string]string{"changelog-producer": "lookup", "sequence.field": "score"}, []lookupRound{
+		{rows: [][]any{{int64(1), "a", 5.0}, {int64(2), "b", 5.0}}},
+		{rows: [][]any{{int64(1), "x", 3.0}, {int64(2), "y", 7.0}, {int64(3), "c", 1.0}}},
+		{rows: [][]any{{int64(1), "z", 4.0}, {int64(3), "d", 2.0}}},
+	})
+	require.Equal(t, [][]string{
+		{"+I 1 a 5", "+I 2 b 5"},
+		{"-U 1 a 5", "+U 1 a 5", "-U 2 b 5", "+U 2 y 7", "+I 3 c 1"},
+		// id 1's before is now level 4's copy of (1 a 5).
+		{"-U 1 a 5", "+U 1 a 5", "-U 3 c 1", "+U 3 d 2"},
+	}, cls)
+	require.Equal(t, []string{"1 a 5", "2 y 7", "3 d 2"}, reads[2])
+}
+
+// TestCompactLookupChangelogDeduplicateIgnoreDelete: with ignore-delete
+// the writer drops the delete of id 1, and the changelog holds the update
+// of id 2 only.
+func TestCompactLookupChangelogDeduplicateIgnoreDelete(t *testing.T) {
+	cls, reads, _ := runLookupScenario(t, map[string]string{"changelog-producer": "lookup", "ignore-delete": "true"}, []lookupRound{
+		{rows: [][]any{{int64(1), "a", 1.0}, {int64(2), "b", 2.0}}},
+		{rows: [][]any{{int64(1), "a", 1.0}, {int64(2), "B", 2.0}}, kinds: []string{"-D", "+I"}},
+	})
+	require.Equal(t, [][]string{{"+I 1 a 1", "+I 2 b 2"}, {"-U 2 b 2", "+U 2 B 2"}}, cls)
+	require.Equal(t, []string{"1 a 1", "2 B 2"}, reads[1])
 }

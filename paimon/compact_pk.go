@@ -51,6 +51,8 @@ type pkCompactConfig struct {
 	// lookup compaction (compact_lookup.go).
 	mergeEngine string
 	bitmap64    bool
+	// ignoreDelete: ignore-delete (or one of its old names).
+	ignoreDelete bool
 	// lookupChangelog: changelog-producer = lookup.
 	lookupChangelog bool
 	// fullChangelog: changelog-producer = full-compaction (compact_fullcl.go).
@@ -94,7 +96,8 @@ func newPKCompactConfig(ts *schema.TableSchema) (*pkCompactConfig, error) {
 	}
 	bad := func(err error) (*pkCompactConfig, error) { return nil, fmt.Errorf("%w: %w", ErrInvalidOption, err) }
 	c := &pkCompactConfig{universal: &mergetree.Universal{}, deletionVectors: o.deletionVectors(),
-		mergeEngine: o.mergeEngine(), bitmap64: o.boolean(optDVBitmap64, false), lookupChangelog: lookupChangelog, fullChangelog: fullChangelog}
+		mergeEngine: o.mergeEngine(), bitmap64: o.boolean(optDVBitmap64, false), lookupChangelog: lookupChangelog, fullChangelog: fullChangelog,
+		ignoreDelete: ignoreDeleteOption(o)}
 	if _, ok := o[coreoptions.FileFormatPerLevel]; ok && c.deletionVectors {
 		// LookupMergeTreeCompactRewriter rewrites a level-0 file that
 		// changes format on its way up; not followed here.

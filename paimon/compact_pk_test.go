@@ -137,7 +137,7 @@ func TestCompactPrimaryKey(t *testing.T) {
 // as Java does is refused before anything is written.
 func TestCompactPrimaryKeyRefused(t *testing.T) {
 	for name, opts := range map[string]map[string]string{
-		"lookup-changelog-sequence-field": {"changelog-producer": "lookup", "merge-engine": "partial-update", "sequence.field": "score"},
+		"lookup-changelog-row-deduplicate-double": {"changelog-producer": "lookup", "merge-engine": "partial-update", "changelog-producer.row-deduplicate": "true"},
 		"record-expire":                   {"record-level.expire-time": "1 d", "record-level.time-field": "id"},
 		"orc":                             {"file.format": "orc"},
 	} {

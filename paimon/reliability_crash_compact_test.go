@@ -398,8 +398,8 @@ func TestCompactRefusedChangesNothing(t *testing.T) {
 		opts map[string]string
 		want string
 	}{
-		{name: "pk-lookup-changelog-sequence-field", pk: true,
-			opts: map[string]string{"changelog-producer": "lookup", "sequence.field": "score"}, want: "sequence.field"},
+		{name: "pk-lookup-changelog-row-deduplicate-double", pk: true,
+			opts: map[string]string{"changelog-producer": "lookup", "changelog-producer.row-deduplicate": "true"}, want: "changelog-producer.row-deduplicate"},
 		{name: "pk-record-level-expire", pk: true,
 			opts: map[string]string{"record-level.expire-time": "1 d", "record-level.time-field": "id"}, want: "record-level.expire-time"},
 		{name: "pk-full-changelog-row-deduplicate", pk: true,

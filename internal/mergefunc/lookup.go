@@ -10,15 +10,18 @@ import (
 // shortcut of Java's ReducerMergeFunctionWrapper: the engine runs even on a
 // key's only version, as Java's LookupMergeFunction.getResult runs the
 // engine it wraps over the level-0 versions and the high-level one. ok is
-// false for the deduplicate and first-row engines, which Java's lookup
-// changelog does not run this way (a deduplicate key's newest version wins
-// unchanged; first-row is not wrapped, FirstRowMergeFunctionWrapper).
+// false for the first-row engine, which Java does not wrap
+// (FirstRowMergeFunctionWrapper).
 func NewEngine(f Factory) (fn Function, ok bool) {
-	ff, ok := f.(*factory)
-	if !ok {
-		return nil, false
+	switch ff := f.(type) {
+	case *factory:
+		return &rawEngine{inner: ff.newEngine(), arity: ff.arity}, true
+	case *selectingFactory:
+		if !ff.firstRow {
+			return &rawEngine{inner: &deduplicate{ignoreDelete: ff.ignoreDelete}, arity: ff.arity}, true
+		}
 	}
-	return &rawEngine{inner: ff.newEngine(), arity: ff.arity}, true
+	return nil, false
 }
 
 // rawEngine adapts an engineFunc to Function, checking rows as reducer does.

@@ -44,7 +44,8 @@ func TestValueEqualiser(t *testing.T) {
 
 // TestNewEngine: the raw engine runs on a lone version (Java's
 // LookupMergeFunction), where the Factory's Functions pass it unchanged
-// (ReducerMergeFunctionWrapper); deduplicate and first-row have none.
+// (ReducerMergeFunctionWrapper); first-row has none, deduplicate's skips
+// retractions under ignore-delete even alone.
 func TestNewEngine(t *testing.T) {
 	ts := &schema.TableSchema{Fields: []schema.DataField{
 		{ID: 0, Name: "k", Type: schema.IntType().NotNull()},
@@ -65,11 +66,19 @@ func TestNewEngine(t *testing.T) {
 	res, err = fn.Result()
 	require.NoError(t, err)
 	require.Equal(t, data.UpdateAfter, res.Kind)
-	for _, e := range []string{"deduplicate", "first-row"} {
-		ts.Options = map[string]string{"merge-engine": e}
-		f, err := mergefunc.NewFactory(ts)
-		require.NoError(t, err)
-		_, ok := mergefunc.NewEngine(f)
-		require.False(t, ok, e)
-	}
+	ts.Options = map[string]string{"merge-engine": "first-row"}
+	f, err = mergefunc.NewFactory(ts)
+	require.NoError(t, err)
+	_, ok = mergefunc.NewEngine(f)
+	require.False(t, ok)
+	ts.Options = map[string]string{"ignore-delete": "true"}
+	f, err = mergefunc.NewFactory(ts)
+	require.NoError(t, err)
+	eng, ok = mergefunc.NewEngine(f)
+	require.True(t, ok)
+	eng.Reset()
+	require.NoError(t, eng.Add(&mergefunc.Row{Seq: 3, Kind: data.Delete, Values: []any{int32(1), int64(5)}}))
+	res, err = eng.Result()
+	require.NoError(t, err)
+	require.Nil(t, res)
 }
