@@ -138,8 +138,8 @@ func TestCompactPrimaryKey(t *testing.T) {
 func TestCompactPrimaryKeyRefused(t *testing.T) {
 	for name, opts := range map[string]map[string]string{
 		"lookup-changelog-row-deduplicate-double": {"changelog-producer": "lookup", "merge-engine": "partial-update", "changelog-producer.row-deduplicate": "true"},
-		"record-expire":                   {"record-level.expire-time": "1 d", "record-level.time-field": "id"},
-		"orc":                             {"file.format": "orc"},
+		"record-expire": {"record-level.expire-time": "1 d", "record-level.time-field": "id"},
+		"orc":           {"file.format": "orc"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			tbl, fsys := newPKTable(t, true, opts)
