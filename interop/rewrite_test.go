@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,13 +26,20 @@ import (
 // with our encoders (fixing the recorded file sizes), and checks that Java
 // still reads exactly the rows the producer dumped before, at the latest
 // snapshot and at every snapshot and tag. Java warehouses are read by the
-// Java version that wrote them, pypaimon's by Java 1.4.2.
+// Java version that wrote them, pypaimon's by Java 1.4.2. All dumps of one
+// Java version run in one JVM (a batch over every rewritten warehouse).
 func TestLiveRewrittenMetadataReadByJava(t *testing.T) {
 	runners := map[string]*interop.Runner{}
 	for _, r := range interop.RequireJava(t) {
 		runners[r.Name()] = r
 	}
 	ctx := context.Background()
+	type check struct {
+		c     goldenCase
+		items []interop.BatchItem
+	}
+	checks := map[string][]check{} // by runner name
+	var names []string
 	for _, c := range goldenCases(t) {
 		r, ok := runners[c.sc.Producer]
 		if !ok {
@@ -40,18 +48,17 @@ func TestLiveRewrittenMetadataReadByJava(t *testing.T) {
 		if !ok {
 			continue
 		}
-		t.Run(c.name(), func(t *testing.T) {
-			wh := t.TempDir()
+		// The parent's directories: they outlive the subtest until the
+		// batch has read them.
+		wh, out := t.TempDir(), t.TempDir()
+		var items []interop.BatchItem
+		if !t.Run("rewrite/"+c.name(), func(t *testing.T) {
 			require.NoError(t, copyTree(filepath.Join(c.dir, "warehouse"), wh))
 			fsys, err := localfs.New(wh, nil)
 			require.NoError(t, err)
 			db, table, _ := strings.Cut(c.sc.Table, ".")
 			n := rewriteMetadata(ctx, t, paimon.NewTableMeta(fsys, db+".db/"+table))
 			t.Logf("rewrote %d metadata files", n)
-
-			// All dumps of this warehouse run in one JVM.
-			out := t.TempDir()
-			var items []interop.BatchItem
 			add := func(name string, o interop.DumpOptions) {
 				items = append(items, interop.BatchItem{Out: filepath.Join(out, name), Args: interop.DumpArgs(wh, c.sc.Table, o)})
 			}
@@ -62,14 +69,31 @@ func TestLiveRewrittenMetadataReadByJava(t *testing.T) {
 			for _, tag := range c.sc.Tags {
 				add("expected-tag-"+tag+".jsonl", interop.DumpOptions{Tag: tag})
 			}
-			require.NoError(t, r.Batch(ctx, items))
-			for _, it := range items {
-				name := filepath.Base(it.Out)
-				if d := canon.Compare(readCanon(t, filepath.Join(c.dir, name)), readCanon(t, it.Out)); d != "" {
-					t.Errorf("%s after rewriting the metadata: %s", name, d)
+		}) {
+			continue
+		}
+		if _, ok := checks[r.Name()]; !ok {
+			names = append(names, r.Name())
+		}
+		checks[r.Name()] = append(checks[r.Name()], check{c: c, items: items})
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		var items []interop.BatchItem
+		for _, ck := range checks[name] {
+			items = append(items, ck.items...)
+		}
+		require.NoError(t, runners[name].Batch(ctx, items), name)
+		for _, ck := range checks[name] {
+			t.Run(ck.c.name(), func(t *testing.T) {
+				for _, it := range ck.items {
+					name := filepath.Base(it.Out)
+					if d := canon.Compare(readCanon(t, filepath.Join(ck.c.dir, name)), readCanon(t, it.Out)); d != "" {
+						t.Errorf("%s after rewriting the metadata: %s", name, d)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
