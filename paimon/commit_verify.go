@@ -29,8 +29,12 @@ const (
 )
 
 // verifyTries bounds the re-checks when the snapshots around N change
-// while they are being looked at (a concurrent expiration).
-const verifyTries = 3
+// while they are being looked at (a concurrent expiration that has removed
+// N+1's manifests but not yet its snapshot file). Between tries the commit
+// waits as between attempts, so that a slow expirer can finish; when the
+// tries run out the outcome is uncertain (ErrCommitUncertain), as after a
+// lost acknowledgement.
+const verifyTries = 6
 
 // verifyLanded decides whether snapshot s, which this committer published,
 // landed on the history it was computed from. base is the snapshot the
@@ -40,18 +44,21 @@ const verifyTries = 3
 // entries (ADD and DELETE).
 func (c *TableCommit) verifyLanded(ctx context.Context, s, base *snapshot.Snapshot, baseKnown bool,
 	files []manifest.ManifestEntry) (landing, error) {
-	var err error
-	for range verifyTries {
-		var verdict landing
-		var retry bool
-		if verdict, retry, err = c.verifyOnce(ctx, s, base, baseKnown, files); err == nil && !retry {
-			return verdict, nil
-		}
+	for try := range verifyTries {
+		verdict, retry, err := c.verifyOnce(ctx, s, base, baseKnown, files)
 		if err != nil {
 			return 0, err
 		}
+		if !retry {
+			return verdict, nil
+		}
+		if try < verifyTries-1 {
+			if err := c.wait(ctx, try); err != nil {
+				return 0, err
+			}
+		}
 	}
-	return 0, fmt.Errorf("paimon: the snapshots around %d kept changing while checking it", s.ID)
+	return 0, fmt.Errorf("%w: the snapshots around %d kept changing while checking it", ErrCommitUncertain, s.ID)
 }
 
 func (c *TableCommit) verifyOnce(ctx context.Context, s, base *snapshot.Snapshot, baseKnown bool,

@@ -448,11 +448,11 @@ func lookupChangelogSupported(ts *schema.TableSchema) error {
 		return fmt.Errorf("%w: compacting a primary-key table with %s=lookup and %s", ErrUnsupported, optChangelogProducer, what)
 	}
 	if _, err := mergefunc.VersionOrder(ts); err != nil {
-		return refuse(fmt.Sprintf("%s (%v)", coreoptions.SequenceField, err))
+		return refuse(fmt.Sprintf("%s (%s)", coreoptions.SequenceField, internalDetail(mergefunc.ErrUnsupported, err)))
 	}
 	if o.boolean(coreoptions.ChangelogProducerRowDeduplicate, false) && o.mergeEngine() != "first-row" {
 		if _, err := rowDeduplicateEqualiser(ts, o); err != nil {
-			return refuse(fmt.Sprintf("%s (%v)", coreoptions.ChangelogProducerRowDeduplicate, err))
+			return refuse(fmt.Sprintf("%s (%s)", coreoptions.ChangelogProducerRowDeduplicate, internalDetail(mergefunc.ErrUnsupported, err)))
 		}
 	}
 	return nil

@@ -68,5 +68,11 @@ func (e *internalError) Unwrap() []error { return []error{e.outer, e.err} }
 // fromInternal wraps err, which wraps the internal sentinel inner, as an
 // error of this package's sentinel outer.
 func fromInternal(outer, inner, err error) error {
-	return &internalError{outer: outer, err: err, detail: strings.TrimPrefix(err.Error(), inner.Error()+": ")}
+	return &internalError{outer: outer, err: err, detail: internalDetail(inner, err)}
+}
+
+// internalDetail is the text of err without the prefix of the internal
+// sentinel inner it wraps.
+func internalDetail(inner, err error) string {
+	return strings.TrimPrefix(err.Error(), inner.Error()+": ")
 }
