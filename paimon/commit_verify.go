@@ -76,23 +76,33 @@ func (c *TableCommit) verifyOnce(ctx context.Context, s, base *snapshot.Snapshot
 			return landed, false, nil
 		}
 	}
-	// 2. Without N+1: landed when N is the newest snapshot.
-	next, err := c.meta.ReadSnapshot(ctx, id+1)
-	if errors.Is(err, ErrSnapshotNotFound) {
-		ids, err := c.meta.SnapshotIDs(ctx)
-		if err != nil {
-			return 0, false, err
-		}
-		if len(ids) > 0 && ids[len(ids)-1] > id {
-			// Newer snapshots exist while N+1 does not: N is a fork
-			// below the retained history (N+1 cannot have expired
-			// before N).
-			return forked, false, nil
-		}
-		return landed, false, nil
-	}
+	// 2. Landed when N is the newest snapshot. The listing comes before N+1
+	// is looked for: in the other order another writer could create N+1
+	// (on N) between the two, and N looked like a fork below newer
+	// snapshots; removing it removed manifests that N+1 references (CI:
+	// storetest ConcurrentCommits, where the first snapshot has no
+	// predecessor to decide by in step 1).
+	ids, err := c.meta.SnapshotIDs(ctx)
 	if err != nil {
 		return 0, false, err
+	}
+	if len(ids) == 0 || ids[len(ids)-1] <= id {
+		return landed, false, nil
+	}
+	next, err := c.meta.ReadSnapshot(ctx, id+1)
+	if errors.Is(err, ErrSnapshotNotFound) {
+		// Newer snapshots were listed and N+1 is not there. If N is still
+		// there, N is a fork below the retained history (N+1 cannot have
+		// expired before N). If N is gone too, an expiration removed both
+		// after the listing: N was history, but look again rather than
+		// guess (the tries end in ErrCommitUncertain).
+		switch _, err := c.meta.ReadSnapshot(ctx, id); {
+		case errors.Is(err, ErrSnapshotNotFound):
+			return 0, true, nil
+		case err != nil:
+			return 0, false, err
+		}
+		return forked, false, nil
 	}
 	// 3. N+1 exists: built on N, it knows N's files.
 	verdict, err = c.knowsFiles(ctx, next, files)
