@@ -71,6 +71,11 @@ func TestLivePrimaryKeyCompaction(t *testing.T) {
 		{name: "dedup_dv_lookup_seq", partitioned: true, lookup: true, opts: map[string]string{"bucket": "2", "deletion-vectors.enabled": "true", "sequence.field": "v"}},
 		{name: "partial_dv_lookup", partitioned: true, lookup: true, opts: map[string]string{"bucket": "2", "merge-engine": "partial-update", "deletion-vectors.enabled": "true"}},
 		{name: "agg_dv_lookup", lookup: true, opts: map[string]string{"bucket": "1", "merge-engine": "aggregation", "fields.v.aggregate-function": "sum", "deletion-vectors.enabled": "true"}},
+		// Retractions, some of keys no other version has: Java's lookup
+		// compaction runs the engine over such a lone version too (the
+		// sum of a lone retraction is its negated value, a row of +I).
+		{name: "agg_dv_retract", partitioned: true, lookup: true, retracts: true, keys: 400, opts: map[string]string{"bucket": "1", "merge-engine": "aggregation",
+			"fields.v.aggregate-function": "sum", "deletion-vectors.enabled": "true"}},
 		// changelog-producer = lookup: the compactions also write the
 		// changelog, which Java's incremental changelog read of our
 		// compaction must return as it returns Java's own.
@@ -85,7 +90,7 @@ func TestLivePrimaryKeyCompaction(t *testing.T) {
 		// the last runs), so that the highest level is too large for the
 		// size ratio to take it in: the last runs go below it (below).
 		{name: "partial_lookup_cl", lookup: true, changelog: true, below: true, keys: 400, opts: map[string]string{"bucket": "1", "merge-engine": "partial-update", "changelog-producer": "lookup"}},
-		{name: "agg_lookup_cl", partitioned: true, lookup: true, changelog: true, below: true, keys: 400, opts: map[string]string{"bucket": "1", "merge-engine": "aggregation",
+		{name: "agg_lookup_cl", partitioned: true, lookup: true, changelog: true, below: true, retracts: true, keys: 400, opts: map[string]string{"bucket": "1", "merge-engine": "aggregation",
 			"fields.v.aggregate-function": "sum", "changelog-producer": "lookup", "changelog-producer.row-deduplicate": "true",
 			"changelog-producer.row-deduplicate-ignore-fields": "v"}},
 		{name: "first_lookup_cl", lookup: true, changelog: true, below: true, keys: 400, opts: map[string]string{"bucket": "1", "merge-engine": "first-row", "changelog-producer": "lookup"}},
@@ -144,9 +149,11 @@ func TestLivePrimaryKeyCompaction(t *testing.T) {
 		got, _ := goScan(ctx, t, pt.open(ctx, t, fsys))
 		if pt.deletes {
 			wtCompare(t, "our scan of "+pt.name+" after our compaction", pt.lines(), got)
-		} else if pt.opts["merge-engine"] != "first-row" && !(pt.lookup && pt.opts["deletion-vectors.enabled"] == "true") {
+		} else if !pt.retracts && pt.opts["merge-engine"] != "first-row" && !(pt.lookup && pt.opts["deletion-vectors.enabled"] == "true") {
 			// (A deletion-vector table's scan before the compaction does
-			// not see its level-0 files.)
+			// not see its level-0 files. A lone retraction reads as no row
+			// before the compaction and as the engine's row after it, in
+			// Java as here.)
 			wtCompare(t, "our scan of "+pt.name+" after our compaction (as before it)", before, got)
 		}
 		ours[pt.name] = got
@@ -308,6 +315,8 @@ type pkcTable struct {
 	partitioned bool
 	full        bool
 	deletes     bool
+	retracts    bool // aggregation: -U and -D of random keys, and of a key no other version has (lone)
+	lone        int
 	lookup      bool // fully compacted, then two small runs (lookup compaction by trigger)
 	changelog   bool // changelog-producer = lookup: compare the compaction's changelog
 	keys        int  // size of the key space (0: 80)
@@ -403,7 +412,17 @@ func (pt *pkcTable) goWrite(ctx context.Context, t *testing.T, tbl *paimon.Table
 			op = "-D"
 			delete(pt.rows, fmt.Sprint(vals[3], "/", vals[0]))
 		}
+		if pt.retracts && r.IntN(4) == 0 {
+			op = []string{"-U", "-D"}[r.IntN(2)]
+		}
 		rows = append(rows, append(vals, op))
+	}
+	if pt.retracts {
+		// A key outside the random key space, written once.
+		pt.lone++
+		vals, _ := pt.row(t, r)
+		vals[0] = int64(cmp.Or(pt.keys, 80) + pt.lone)
+		rows = append(rows, append(vals, []string{"-U", "-D"}[pt.lone%2]))
 	}
 	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem, WriteOnly: true, RowKindColumn: "op"})
 	require.NoError(t, err)

@@ -172,19 +172,30 @@ func (r *compactRun) lookupCompaction(ctx context.Context, tk *compactTask, sr *
 			return nil, err
 		}
 	}
-	o.ReadAhead = 0 // the lookup's filter records positions on one goroutine
+	if lk.mark || lk.mergeHigher || cl != nil {
+		o.ReadAhead = 0 // the lookup's filter records positions on one goroutine
+	}
 	isHigher := map[string]bool{}
 	for _, f := range lk.higher {
 		isHigher[f.FileName] = true
 	}
-	plain := func(st mergetree.CompactStep) error {
-		part, err := mergetree.RunCompactTask(ctx, []mergetree.CompactStep{st}, tk.pk.outputLevel, tk.pk.dropDelete, &o)
+	run := func(st mergetree.CompactStep, o *mergetree.CompactOptions) error {
+		part, err := mergetree.RunCompactTask(ctx, []mergetree.CompactStep{st}, tk.pk.outputLevel, tk.pk.dropDelete, o)
 		if err != nil {
 			return err
 		}
 		appendCompactResult(&res.CompactResult, part)
 		return nil
 	}
+	plain := func(st mergetree.CompactStep) error { return run(st, &o) }
+	// A step with level-0 files runs every key through the merge engine,
+	// also a key with one version (mergetree.Options.MergeLone): Java
+	// merges such a step through LookupChangelogMergeFunctionWrapper
+	// (LookupMergeTreeCompactRewriter.rewriteChangelog), and the
+	// partial-update and aggregation engines change lone versions.
+	// Deduplicate returns a lone version as it is; first-row is not wrapped.
+	withLevel0 := o
+	withLevel0.MergeLone = r.pk.mergeEngine == "partial-update" || r.pk.mergeEngine == "aggregation"
 	changelog := func(files []manifest.DataFileMeta) error {
 		if cl == nil {
 			return nil
@@ -222,7 +233,7 @@ func (r *compactRun) lookupCompaction(ctx context.Context, tk *compactTask, sr *
 			return err
 		}
 		if lk.firstRow && len(cl.drop) > 0 {
-			o2 := o
+			o2 := withLevel0
 			o2.Open = dropKeys(open, cl.drop, r.ts, r.mem)
 			part, err := mergetree.RunCompactTask(ctx, []mergetree.CompactStep{st}, tk.pk.outputLevel, tk.pk.dropDelete, &o2)
 			if err != nil {
@@ -232,7 +243,7 @@ func (r *compactRun) lookupCompaction(ctx context.Context, tk *compactTask, sr *
 			return nil
 		}
 		if !lk.mark && !lk.mergeHigher {
-			return plain(st)
+			return run(st, &withLevel0)
 		}
 		if err := lu.collectKeys(ctx, files, open); err != nil {
 			return err
@@ -243,7 +254,7 @@ func (r *compactRun) lookupCompaction(ctx context.Context, tk *compactTask, sr *
 		}
 		// The files above are merged with the step's files; only the rows
 		// the lookup keeps come out of them.
-		o2 := o
+		o2 := withLevel0
 		o2.Open = func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
 			if isHigher[f.FileName] && f.Level > int32(tk.pk.outputLevel) {
 				return higherOpen(ctx, f)
@@ -581,71 +592,6 @@ func (d *compactDVs) dropAndMark(ctx context.Context, bk bucketKey, files []*man
 		return nil, nil, err
 	}
 	return []manifest.IndexFileMeta{meta}, nil, nil
-}
-
-// engineKinds makes level-0 rows of kind +U read as +I for the
-// partial-update and aggregation engines of a deletion-vector table. Java
-// merges every key of a compaction step with level-0 files through
-// LookupMergeFunction, which runs the engine even on a lone version, and
-// these engines return their result as +I (PartialUpdateMergeFunction,
-// AggregateMergeFunction .getResult); the merge here passes a lone version
-// through unchanged (ReducerMergeFunctionWrapper), so the kind is set on
-// the way in. The engines treat +I and +U alike, so merged results do not
-// change.
-func (c *pkCompactConfig) engineKinds(open mergetree.OpenFunc, mem memory.Allocator) mergetree.OpenFunc {
-	if !(c.deletionVectors || c.lookupChangelog) || (c.mergeEngine != "partial-update" && c.mergeEngine != "aggregation") {
-		return open
-	}
-	return func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
-		src := open(ctx, f)
-		if f.Level != 0 {
-			return src
-		}
-		return func(yield func(arrow.RecordBatch, error) bool) {
-			for rec, err := range src {
-				if err != nil {
-					yield(nil, err)
-					return
-				}
-				out, err := updateAfterAsInsert(rec, mem)
-				rec.Release()
-				if !yield(out, err) || err != nil {
-					return
-				}
-			}
-		}
-	}
-}
-
-// updateAfterAsInsert returns rec with the +U rows of its _VALUE_KIND
-// column (the key-value layout's second column) turned into +I.
-func updateAfterAsInsert(rec arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
-	kinds, ok := rec.Column(1).(*array.Int8)
-	if !ok {
-		return nil, fmt.Errorf("paimon: key-value batch without an int8 %s column", rec.ColumnName(1))
-	}
-	if !slices.Contains(kinds.Int8Values(), int8(data.UpdateAfter)) {
-		rec.Retain()
-		return rec, nil
-	}
-	b := array.NewInt8Builder(mem)
-	defer b.Release()
-	b.Reserve(kinds.Len())
-	for i, k := range kinds.Int8Values() {
-		if kinds.IsNull(i) {
-			b.AppendNull()
-			continue
-		}
-		if k == int8(data.UpdateAfter) {
-			k = int8(data.Insert)
-		}
-		b.UnsafeAppend(k)
-	}
-	col := b.NewArray()
-	defer col.Release()
-	cols := slices.Clone(rec.Columns())
-	cols[1] = col
-	return array.NewRecordBatch(rec.Schema(), cols, rec.NumRows()), nil
 }
 
 // dropKeys reads the files through open without the rows whose key is in

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"reflect"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -110,7 +109,6 @@ type lookupChangelog struct {
 	mode    clMode
 	engine  mergefunc.Function             // clEngine
 	order   func(a, b *clRow) (int, error) // merge order of a key's versions
-	plusU   bool                           // the data merge reads level-0 +U as +I (engineKinds)
 	equal   func(a, b []any) (bool, error) // row-deduplicate, or nil
 	ignDel  bool                           // first-row: ignore-delete
 	level0  map[string][]*clRow            // the level-0 versions of each key
@@ -139,7 +137,6 @@ func newLookupChangelog(ts *schema.TableSchema, kc *mergetree.KeyComparator, mer
 	c.order = func(a, b *clRow) (int, error) {
 		return order(&mergefunc.Row{Seq: a.seq(), Values: a.vals[2:]}, &mergefunc.Row{Seq: b.seq(), Values: b.vals[2:]})
 	}
-	c.plusU = o.mergeEngine() == "partial-update" || o.mergeEngine() == "aggregation"
 	switch e := o.mergeEngine(); {
 	case e == "deduplicate" && o[coreoptions.SequenceField] == "" && !ignoreDeleteOption(o):
 		c.mode = clDeduplicate
@@ -299,19 +296,6 @@ func (c *lookupChangelog) engineAfter(vs []*clRow, before *clRow) (*clRow, error
 		return nil, fmt.Errorf("%w: the merge engine returns no row for a key of level 0 (Java fails on it)", ErrUnsupported)
 	}
 	after := &clRow{key: vs[0].key, vals: append([]any{res.Seq, int8(res.Kind)}, res.Values...)}
-	if before == nil && len(vs) == 1 {
-		// The merge of the data files passes a lone version unchanged
-		// (with +U read as +I, engineKinds); Java writes the engine's
-		// result. Where they differ the compaction is refused.
-		lone, kind := vs[0], vs[0].kind()
-		if kind == data.UpdateAfter && c.plusU {
-			kind = data.Insert
-		}
-		if res.Seq != lone.seq() || res.Kind != kind || !reflect.DeepEqual(res.Values, lone.vals[2:]) {
-			return nil, fmt.Errorf("%w: compacting with %s=lookup a key whose only version (at level 0, kind %s) the merge engine changes",
-				ErrUnsupported, optChangelogProducer, lone.kind())
-		}
-	}
 	return after, nil
 }
 

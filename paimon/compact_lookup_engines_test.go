@@ -155,8 +155,8 @@ func TestCompactLookupChangelogPartialUpdate(t *testing.T) {
 // LookupChangelogMergeFunctionWrapper over AggregateMergeFunction (score
 // summed, name last non-null with retractions ignored): the after folds
 // the before found above with the level-0 versions, retractions included.
-// A key whose only version is a level-0 retraction, which Java's engine
-// would fold into a row of its own, is refused.
+// A key whose only version is a level-0 retraction is folded by the
+// engine into a row of its own, as Java folds it.
 func TestCompactLookupChangelogAggregation(t *testing.T) {
 	opts := func() map[string]string {
 		return map[string]string{"merge-engine": "aggregation", "changelog-producer": "lookup",
@@ -176,28 +176,27 @@ func TestCompactLookupChangelogAggregation(t *testing.T) {
 	}, cls)
 	require.Equal(t, []string{"1 a 1", "2 y 8", "3 c 3"}, reads[2])
 
-	t.Run("lone-retraction-refused", func(t *testing.T) {
-		tbl, fsys := newPKTable(t, false, opts())
-		ctx := context.Background()
-		commit, err := tbl.NewCommit(&paimon.CommitOptions{User: "u"})
-		require.NoError(t, err)
-		w, err := tbl.NewWriter(&paimon.WriterOptions{RowKindColumn: "op"})
-		require.NoError(t, err)
-		defer w.Close(ctx)
-		rec := pkBatch(t, tbl, [][]any{{"d", int64(7), "z", 4.0}}, []string{"-D"})
-		require.NoError(t, w.Write(ctx, rec))
-		rec.Release()
-		msgs, err := w.PrepareCommit(ctx)
-		require.NoError(t, err)
-		_, err = commit.Commit(ctx, 0, msgs)
-		require.NoError(t, err)
-		before, _ := liveEntriesOf(t, reopen(t, fsys))
-		_, err = compactTable(t, reopen(t, fsys), &paimon.CompactOptions{Full: true})
-		require.ErrorIs(t, err, paimon.ErrUnsupported)
-		after, _ := liveEntriesOf(t, reopen(t, fsys))
-		require.Equal(t, before.ID, after.ID)
-		relCheckClean(t, fsys, "db.db/t")
-	})
+	// A retraction of a key no other version has runs through the engine
+	// too, as Java's LookupMergeFunction runs it (FieldSumAgg.retract of
+	// nothing is the negated input; the name's retraction is ignored):
+	// +I of the result, with deletion vectors and without.
+	for _, dv := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lone-retraction/dv=%v", dv), func(t *testing.T) {
+			o := opts()
+			if dv {
+				delete(o, "changelog-producer")
+				o["deletion-vectors.enabled"] = "true"
+			}
+			cls, reads, _ := runLookupScenario(t, o, []lookupRound{
+				{rows: [][]any{{int64(1), "a", 1.0}}},
+				{rows: [][]any{{int64(7), "z", 4.0}, {int64(8), "y", 2.5}}, kinds: []string{"-D", "-U"}},
+			})
+			require.Equal(t, []string{"1 a 1", "7 <nil> -4", "8 <nil> -2.5"}, reads[1])
+			if !dv {
+				require.Equal(t, []string{"+I 7 <nil> -4", "+I 8 <nil> -2.5"}, cls[1])
+			}
+		})
+	}
 }
 
 // TestCompactLookupChangelogFirstRow: Java's FirstRowMergeFunctionWrapper.

@@ -242,12 +242,10 @@ func (r *compactRun) planPK(live []manifest.ManifestEntry) ([]compactTask, error
 		// With deletion vectors Java merges level-0 records with what a
 		// lookup finds in the levels above the output
 		// (LookupMergeTreeCompactRewriter, compact_lookup.go). At the
-		// highest level there is nothing above to look up, and reading the
-		// files with their vectors applied leaves at most one live version
-		// of a key among the levels above 0, so the plain merge gives the
-		// same rows.
+		// highest level there is nothing above to look up, but a step with
+		// level-0 files still runs every key through the merge engine.
 		var lookup *pkLookup
-		if (r.pk.deletionVectors && u.OutputLevel != levels.MaxLevel()) || r.pk.lookupChangelog || r.pk.mergeEngine == "first-row" {
+		if r.pk.deletionVectors || r.pk.lookupChangelog || r.pk.mergeEngine == "first-row" {
 			lookup = r.pk.newPKLookup(levels, u.OutputLevel)
 			if r.dvs == nil && r.pk.deletionVectors {
 				r.dvs = newCompactDVs(r.t.meta, nil, true, r.cfg.dvTargetSize)
@@ -304,7 +302,6 @@ func (r *compactRun) rewritePK(ctx context.Context, tk *compactTask) (*CompactIn
 	open := func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
 		return sr.readMapped(ctx, &sp, f, dvs[f.FileName], want, keyValues, false)
 	}
-	open = r.pk.engineKinds(open, r.mem)
 	opts := &mergetree.CompactOptions{Options: r.pk.merge, Open: open, FS: r.t.meta.fsys, Dir: r.t.meta.Path(dir), Now: r.now}
 	opts.Allocator = r.mem
 	opts.Workers = r.colWorkers

@@ -74,6 +74,17 @@ type Options struct {
 	// (an aggregation's sums, for one). A key with one version passes
 	// unchanged as before (Java ReducerMergeFunctionWrapper).
 	LookupHighLevel bool
+	// MergeLone runs the merge engine over every key, also a key with one
+	// version, which otherwise passes unchanged: for a Merge made by
+	// package mergefunc, the engine without its single-version shortcut
+	// (mergefunc.NewEngine; first-row has none to remove). Java's lookup
+	// compaction merges every key of a step with level-0 files through
+	// LookupChangelogMergeFunctionWrapper, which has no shortcut for a lone
+	// version, and the partial-update and aggregation engines change one:
+	// an aggregation turns a lone retraction into an insert of its
+	// retracted values (FieldSumAgg.retract of nothing is the negated
+	// input), and both return +I for a lone +U.
+	MergeLone bool
 	// ReadAhead, when positive, reads each sorted run of a merged section
 	// on a goroutine of its own, up to ReadAhead batches ahead of the merge,
 	// so that decoding overlaps merging; the OpenFunc is then called from
@@ -115,6 +126,7 @@ type reader struct {
 	keep      bool
 	readAhead int  // Options.ReadAhead
 	lookup    bool // Options.LookupHighLevel
+	mergeLone bool // Options.MergeLone
 
 	keyIdx   []int // trimmed primary-key positions among the value fields
 	keyTypes []schema.DataType
@@ -162,6 +174,7 @@ func newReader(open OpenFunc, opts *Options, yield func(arrow.RecordBatch, error
 		keep:      opts.KeepDeletes || opts.KeyValues,
 		readAhead: opts.ReadAhead,
 		lookup:    opts.LookupHighLevel,
+		mergeLone: opts.MergeLone,
 		keyIdx:    keyIdx,
 		keyTypes:  keyTypes,
 		keyCmp:    keyCmp,
@@ -196,6 +209,13 @@ func newReader(open OpenFunc, opts *Options, yield func(arrow.RecordBatch, error
 	if r.fn == nil {
 		return nil, fmt.Errorf("%w: merge factory returned no function", ErrInvalid)
 	}
+	if opts.MergeLone {
+		// The factory's functions pass a lone version through
+		// (ReducerMergeFunctionWrapper); the engine itself does not.
+		if e, ok := mergefunc.NewEngine(opts.Merge); ok {
+			r.fn = e
+		}
+	}
 	r.sel, _ = r.fn.(Selector)
 	r.out, err = newOutput(ts, opts, yield)
 	if err != nil {
@@ -211,7 +231,7 @@ func (r *reader) run(ctx context.Context, files []manifest.DataFileMeta) error {
 		return err
 	}
 	for _, sec := range sections {
-		if len(sec) == 1 {
+		if len(sec) == 1 && !r.mergeLone {
 			err = r.passSection(ctx, sec[0])
 		} else {
 			err = r.mergeSection(ctx, sec)
@@ -283,9 +303,16 @@ func (r *reader) mergeSection(ctx context.Context, runs [][]manifest.DataFileMet
 		top := h.items[0]
 		if h.topIsUnique() {
 			// The common case: the key has one version, which passes
-			// unchanged (ReducerMergeFunctionWrapper), and the root
-			// advances in place.
-			if err := r.emitLone(top, top.row); err != nil {
+			// unchanged (ReducerMergeFunctionWrapper) unless MergeLone,
+			// and the root advances in place.
+			var err error
+			if r.mergeLone {
+				r.versions = append(r.versions[:0], version{c: top, row: top.row})
+				err = r.mergeGroup(r.versions)
+			} else {
+				err = r.emitLone(top, top.row)
+			}
+			if err != nil {
 				return err
 			}
 			ok, err := top.advance(ctx)
