@@ -506,6 +506,13 @@ TARGETS = [
     ("write at least 1.2x pypaimon", ["write-10m"], ["go"], "pypaimon", 1.2),
     ("write at least as fast as pypaimon-rust", ["write-10m"], ["go"], "pypaimon-rust", 1.0),
     ("write at least as fast as raw pyarrow", ["write-10m"], ["go"], "raw-pyarrow", 1.0),
+    ("default read (no options) at least 1.1x pypaimon-rust", ["scan-all"], ["go"], "pypaimon-rust", 1.1),
+    ("default read at least as fast as Java's single reader thread", ["pk-dv"], ["go"], "java", 1.0),
+    ("default read at least as fast as pypaimon-rust", ["pk-dv"], ["go"], "pypaimon-rust", 1.0),
+    ("default merge read at least 1.5x Java's single reader thread", ["pk-dedup"], ["go"], "java", 1.5),
+    ("default merge read at least 1.3x pypaimon-rust", ["pk-dedup"], ["go"], "pypaimon-rust", 1.3),
+    ("parallel reader at least as fast as Java's parallel reader", ["scan-all", "pk-dv"], ["go-parallel"],
+     "java-parallel", 1.0),
     # Issue 19. A reference "impl@op" is another operation's median: here the same rows read as Parquet.
     ("ORC parallel reader at least as fast as pypaimon", ["scan-all-orc", "filter-1pct-orc"], ["go-parallel"],
      "pypaimon", 1.0),
