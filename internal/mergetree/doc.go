@@ -30,6 +30,11 @@
 //     versions of one key are given to the merge function in that order; a
 //     key with one version passes through unchanged.
 //
+// Options.MergeLone turns both shortcuts off: every key, also one with a
+// single version, goes through the merge engine itself, as in the steps
+// of Java's lookup compaction that hold level-0 files
+// (LookupChangelogMergeFunctionWrapper has no single-version shortcut).
+//
 // Batch reads drop results of kind -U and -D (Java DropDeleteReader); the
 // audit log keeps them and reports each row's kind in a leading "rowkind"
 // column (Options.KeepDeletes).
