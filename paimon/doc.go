@@ -89,7 +89,9 @@
 // on splits the consumer has not reached keep reading into a shared
 // look-ahead budget (WithReadAheadBytes, DefaultReadAheadBytes = 128 MiB of
 // Arrow buffers), so the default read is about as fast as an unordered
-// one instead of waiting for the consumer split by split. A primary-key
+// one instead of waiting for the consumer split by split; a read that
+// merges sorted runs gets DefaultMergeReadAheadBytes (16 MiB), because its
+// runs already decode ahead on goroutines of their own. A primary-key
 // merge decodes each sorted run ahead of the merge on a goroutine of its own
 // (WithReadAhead), so that decoding and merging overlap. Memory stays
 // bounded, never growing with files or rows: a parallel read holds at most

@@ -18,24 +18,35 @@ import (
 // read-ahead byte budget instead (ScanSpec.ReadAheadBytes).
 const splitBuffer = 2
 
-// DefaultReadAheadBytes is the ReadAheadBytes of a ScanSpec that sets none:
-// the Arrow buffer bytes that the workers of an ordered parallel read may
-// hold, together, in batches of splits the consumer has not reached yet.
-// Without it the read was nearly sequential: the worker on the next split
-// filled its two batches and waited while the consumer drained the
-// current split. A worker ahead keeps reading until the consumer reaches
-// its split only if the budget holds about one split's batches: the
-// benchmark suite's full-scale splits decode to 118-131 MiB (2M rows of
-// seven columns), and with two workers a 128 MiB budget makes the ordered
-// read as fast as an unordered one in a model of the suite's reads, while
-// 64 MiB leaves pk-dv about 20% slower.
+// DefaultReadAheadBytes is the ReadAheadBytes of a ScanSpec that sets none,
+// for a read whose splits are read without a primary-key merge: the Arrow
+// buffer bytes (capacities, which is what the process holds) that the
+// workers of an ordered parallel read may hold, together, in batches of
+// splits the consumer has not reached yet. Without it the read was nearly
+// sequential: the worker on the next split filled its two batches and
+// waited while the consumer drained the current split. A worker ahead
+// keeps reading until the consumer reaches its split only if the budget
+// holds about one split's batches: the benchmark suite's full-scale splits
+// decode to 118-131 MiB (2M rows of seven columns), and with two workers
+// a 128 MiB budget makes the ordered read as fast as an unordered one,
+// while 64 MiB leaves pk-dv 10-25% slower (bench/NOTES.md).
 const DefaultReadAheadBytes int64 = 128 << 20
+
+// DefaultMergeReadAheadBytes is the ReadAheadBytes of a ScanSpec that sets
+// none, for a read with a split that needs a primary-key merge. Such a
+// split already decodes each sorted run on a goroutine of its own
+// (ScanSpec.ReadAhead), which keeps the cores busy without a look-ahead
+// across splits: at full scale the suite's pk-dedup read takes the same
+// time with 16 MiB as with 128 MiB, and its peak RSS falls from about
+// 750 MiB to 450 MiB, within the 512 MiB a merge read is meant to stay
+// under.
+const DefaultMergeReadAheadBytes int64 = 16 << 20
 
 // readItem is a batch or an error travelling from a worker to the consumer.
 type readItem struct {
 	rec  arrow.RecordBatch
 	err  error
-	size int64 // Arrow buffer bytes of rec, counted against the budget
+	size int64 // Arrow buffer capacity of rec, counted against the budget
 }
 
 // orderedBuffer holds the batches that the workers of an ordered parallel
@@ -213,7 +224,7 @@ func (s *Scan) readSplitsParallel(ctx context.Context, st *scanState, splits []S
 		wg   sync.WaitGroup
 	)
 	if !s.spec.Unordered {
-		buf := newOrderedBuffer(len(splits), s.readAheadBytes())
+		buf := newOrderedBuffer(len(splits), s.readAheadBytes(st, splits))
 		worker := func() {
 			defer wg.Done()
 			for {
@@ -303,17 +314,24 @@ func (s *Scan) readSplitsParallel(ctx context.Context, st *scanState, splits []S
 	}
 }
 
-// readAheadBytes is the byte budget of an ordered parallel read
-// (ScanSpec.ReadAheadBytes).
-func (s *Scan) readAheadBytes() int64 {
+// readAheadBytes is the byte budget of an ordered parallel read of splits
+// (ScanSpec.ReadAheadBytes): the default is smaller when a split merges
+// sorted runs that decode ahead on goroutines of their own.
+func (s *Scan) readAheadBytes(st *scanState, splits []Split) int64 {
 	switch n := s.spec.ReadAheadBytes; {
-	case n == 0:
-		return DefaultReadAheadBytes
 	case n < 0:
 		return 0
-	default:
+	case n > 0:
 		return n
 	}
+	if len(st.schema.PrimaryKeys) > 0 && s.spec.ReadAhead >= 0 {
+		for i := range splits {
+			if !splits[i].RawConvertible {
+				return DefaultMergeReadAheadBytes
+			}
+		}
+	}
+	return DefaultReadAheadBytes
 }
 
 // workers is how many goroutines read n splits (ScanSpec.Workers); 0 means
@@ -375,8 +393,9 @@ func (l *limiter) apply(rec arrow.RecordBatch) (arrow.RecordBatch, bool) {
 	return out, false
 }
 
-// batchBytes is the size of rec's Arrow buffers, each counted once (slices
-// of one batch share buffers). arrow/util.TotalRecordSize does the same but
+// batchBytes is the capacity of rec's Arrow buffers, each counted once
+// (slices of one batch share buffers). Capacities, not lengths: a builder
+// grows its buffers by doubling, and the memory held is the capacity. arrow/util.TotalRecordSize does the same but
 // would link protobuf reflection into the table core.
 func batchBytes(rec arrow.RecordBatch) int64 {
 	seen := map[*memory.Buffer]struct{}{}
@@ -389,7 +408,7 @@ func batchBytes(rec arrow.RecordBatch) int64 {
 			}
 			if _, ok := seen[b]; !ok {
 				seen[b] = struct{}{}
-				n += int64(b.Len())
+				n += int64(b.Cap())
 			}
 		}
 		for _, c := range d.Children() {

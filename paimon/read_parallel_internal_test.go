@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
+
+	"github.com/paimon-go/paimon-go/format/schema"
 )
 
 // TestOrderedBufferRoom walks an orderedBuffer through the rules of who
@@ -75,4 +77,50 @@ func TestOrderedBufferRoom(t *testing.T) {
 	buf.stop() // the consumer stops: the waiting worker drops its batch
 	require.False(t, <-blocked)
 	buf.release()
+}
+
+// TestReadAheadBytesDefault checks which look-ahead budget an ordered
+// parallel read gets: the smaller merge default as soon as one split of a
+// primary-key table merges runs that decode ahead on their own goroutines,
+// the larger one otherwise, and whatever the caller set.
+func TestReadAheadBytesDefault(t *testing.T) {
+	pk := &scanState{schema: &schema.TableSchema{PrimaryKeys: []string{"k"}}}
+	appendOnly := &scanState{schema: &schema.TableSchema{}}
+	raw := []Split{{RawConvertible: true}, {RawConvertible: true}}
+	merged := []Split{{RawConvertible: true}, {RawConvertible: false}}
+	for _, c := range []struct {
+		name  string
+		spec  ScanSpec
+		st    *scanState
+		split []Split
+		want  int64
+	}{
+		{"append", ScanSpec{}, appendOnly, merged, DefaultReadAheadBytes},
+		{"primary key, raw splits", ScanSpec{}, pk, raw, DefaultReadAheadBytes},
+		{"primary key, a merged split", ScanSpec{}, pk, merged, DefaultMergeReadAheadBytes},
+		{"runs decoded on the merging goroutine", ScanSpec{ReadAhead: -1}, pk, merged, DefaultReadAheadBytes},
+		{"set by the caller", ScanSpec{ReadAheadBytes: 5}, pk, merged, 5},
+		{"none", ScanSpec{ReadAheadBytes: -1}, appendOnly, raw, 0},
+	} {
+		s := &Scan{spec: c.spec}
+		require.Equal(t, c.want, s.readAheadBytes(c.st, c.split), c.name)
+	}
+}
+
+// TestBatchBytesCountsCapacity: the budget counts what a batch holds, a
+// buffer's capacity, not the bytes in use.
+func TestBatchBytesCountsCapacity(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	buf := memory.NewResizableBuffer(mem)
+	buf.Reserve(1 << 16)
+	buf.Resize(8 * 4)
+	d := array.NewData(arrow.PrimitiveTypes.Int64, 4, []*memory.Buffer{nil, buf}, nil, 0, 0)
+	buf.Release()
+	col := array.MakeFromData(d)
+	d.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.PrimitiveTypes.Int64}}, nil), []arrow.Array{col}, 4)
+	col.Release()
+	defer rec.Release()
+	require.GreaterOrEqual(t, batchBytes(rec), int64(1<<16))
 }

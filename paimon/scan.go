@@ -61,11 +61,14 @@ type ScanSpec struct {
 	// worker has read it, instead of split after split in plan order.
 	// Each worker then holds at most three batches (one being decoded).
 	Unordered bool
-	// ReadAheadBytes bounds, in Arrow buffer bytes, the batches that the
-	// workers of an ordered parallel read (Workers other than -1, without
-	// Unordered) hold for splits the consumer has not reached yet, so
-	// that they keep reading while the consumer drains an earlier split.
-	// Zero means DefaultReadAheadBytes (128 MiB); a negative value allows
+	// ReadAheadBytes bounds, in Arrow buffer bytes (capacities), the
+	// batches that the workers of an ordered parallel read (Workers other
+	// than -1, without Unordered) hold for splits the consumer has not
+	// reached yet, so that they keep reading while the consumer drains an
+	// earlier split. Zero means DefaultReadAheadBytes (128 MiB), or
+	// DefaultMergeReadAheadBytes (16 MiB) when a split of a primary-key
+	// table merges sorted runs that decode ahead (ReadAhead not negative:
+	// those goroutines keep the cores busy already); a negative value allows
 	// no look-ahead beyond one batch per worker. Whatever the budget, each
 	// worker may queue one batch (so a batch larger than the budget never
 	// stalls the read) and the split being consumed holds up to two, so a
