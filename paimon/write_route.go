@@ -3,6 +3,7 @@ package paimon
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -43,7 +44,13 @@ func (g *rowGroup) take(rec arrow.RecordBatch, groups int, mem memory.Allocator)
 // key.
 func (w *TableWriter) groupRows(rec arrow.RecordBatch, bucketOf func(r int, partKey string) (int32, error)) ([]*rowGroup, error) {
 	n := int(rec.NumRows())
-	groups := map[string]*rowGroup{}
+	// Keyed by partition and bucket without building a string per row:
+	// the key string is made once per group.
+	type groupKey struct {
+		part   string
+		bucket int32
+	}
+	groups := map[groupKey]*rowGroup{}
 	var order []*rowGroup
 	partVals := make([]any, len(w.partIdx))
 	var buf []byte
@@ -84,12 +91,13 @@ func (w *TableWriter) groupRows(rec arrow.RecordBatch, bucketOf func(r int, part
 				return nil, err
 			}
 		}
-		key := lastKey + "/" + fmt.Sprint(bucket)
-		g, ok := groups[key]
+		gk := groupKey{lastKey, bucket}
+		g, ok := groups[gk]
 		if !ok {
-			g = &rowGroup{key: key, partKey: lastKey, partition: binaryrow.MarshalSerialized(row, len(w.partTypes)),
-				values: append([]any(nil), partVals...), bucket: bucket}
-			groups[key] = g
+			g = &rowGroup{key: lastKey + "/" + strconv.Itoa(int(bucket)), partKey: lastKey,
+				partition: binaryrow.MarshalSerialized(row, len(w.partTypes)),
+				values:    append([]any(nil), partVals...), bucket: bucket}
+			groups[gk] = g
 			order = append(order, g)
 		}
 		g.rows = append(g.rows, int64(r))
