@@ -59,7 +59,9 @@ type WriterOptions struct {
 	// bounds its encoding goroutines): 0 means GOMAXPROCS, 1 encodes on
 	// the caller's goroutine. The files are the same bytes whatever the
 	// count; nested columns (ARRAY, MAP, ROW, VARIANT) always encode on
-	// one goroutine.
+	// one goroutine. Unless it is 1, a primary-key table's flushed write
+	// buffer is merged on the caller's goroutine while another encodes
+	// the merged rows.
 	Workers int
 	// CommitUser is the commit user the writer's files are for; only
 	// postpone-bucket tables use it, in their file names (Java's

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -49,7 +50,9 @@ type WriterOptions struct {
 	// Now stamps the files' creation time; nil means time.Now.
 	Now func() time.Time
 	// Workers bounds the goroutines encoding a flushed file's Parquet
-	// columns (datafile.Options.Workers): 0 means GOMAXPROCS.
+	// columns (datafile.Options.Workers): 0 means GOMAXPROCS. Unless it
+	// is 1, a flush without changelog files also writes its merged
+	// batches on a goroutine of its own while the merge goes on.
 	Workers int
 }
 
@@ -207,7 +210,26 @@ func (w *Writer) flush(ctx context.Context) error {
 		}
 		return errors.Join(errs...)
 	}
-	if err := w.buf.Flush(ctx, func(rec arrow.RecordBatch) error { return dw.Write(ctx, rec) }, raw); err != nil {
+	merged := func(rec arrow.RecordBatch) error { return dw.Write(ctx, rec) }
+	var sink *writeSink
+	if raw == nil && w.opts.Workers != 1 {
+		// The merge (one goroutine) and the encoding of what it merged
+		// overlap: at full scale the merge was a fifth of a primary-key
+		// write's CPU, and the encoder's column goroutines waited for it.
+		// With a changelog writer the two writers stay on this goroutine,
+		// so that their files are named in the order they are opened.
+		sink = startWriteSink(merged)
+		merged = sink.send
+	}
+	err = w.buf.Flush(ctx, merged, raw)
+	if sink != nil {
+		// The sink's goroutine stops using dw before dw is closed or
+		// aborted; its error is the cause of a failed send.
+		if serr := sink.close(); serr != nil {
+			err = serr
+		}
+	}
+	if err != nil {
 		return abort(err)
 	}
 	data, err := dw.Close(ctx)
@@ -259,3 +281,53 @@ func (w *Writer) Abort(ctx context.Context) error {
 // Close releases the buffer's memory. Files written since the last
 // PrepareCommit are not removed: call Abort for that.
 func (w *Writer) Close() { w.buf.Release() }
+
+// writeSink writes batches on a goroutine of its own, one batch queued
+// behind the one being written, so that the merge producing them goes on
+// meanwhile. After a write fails, send refuses further batches (the
+// merge stops) and close reports that failure.
+type writeSink struct {
+	ch     chan arrow.RecordBatch
+	done   chan struct{}
+	failed atomic.Bool
+	err    error // the first write error; read after done is closed
+}
+
+// errSinkFailed stops a merge whose batches can no longer be written;
+// writeSink.close returns the write error that caused it.
+var errSinkFailed = errors.New("mergetree: the file writer failed")
+
+func startWriteSink(write func(arrow.RecordBatch) error) *writeSink {
+	s := &writeSink{ch: make(chan arrow.RecordBatch, 1), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		for rec := range s.ch {
+			if s.err == nil {
+				if s.err = write(rec); s.err != nil {
+					s.failed.Store(true)
+				}
+			}
+			rec.Release()
+		}
+	}()
+	return s
+}
+
+// send hands rec, which the caller lends (SortBuffer.Flush releases it
+// after the call), to the writing goroutine.
+func (s *writeSink) send(rec arrow.RecordBatch) error {
+	if s.failed.Load() {
+		return errSinkFailed
+	}
+	rec.Retain()
+	s.ch <- rec
+	return nil
+}
+
+// close waits until every batch sent is written or dropped and returns the
+// first write error.
+func (s *writeSink) close() error {
+	close(s.ch)
+	<-s.done
+	return s.err
+}
