@@ -82,7 +82,9 @@
 // A Scan of several splits reads GOMAXPROCS of them at once by default (a
 // bounded pool, each worker taking the next unread split), yielding batches
 // in plan order, so the rows are those of a sequential read; a scan with a
-// Limit reads one split at a time. WithWorkers(n) sets the pool's size,
+// Limit reads one split at a time. The files of a split that needs no merge
+// are shared out one by one, so that two workers reading five two-file
+// splits do not leave the fifth to one of them. WithWorkers(n) sets the pool's size,
 // WithUnordered yields batches as they are ready, WithWorkers(1) reads on
 // one background goroutine a few batches ahead of the consumer, and a
 // negative count reads on the consumer's goroutine. In order, the workers

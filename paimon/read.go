@@ -1,6 +1,7 @@
 package paimon
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"iter"
 	"math"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -32,9 +34,21 @@ var ErrFormatNotSupported = fmt.Errorf("paimon: data file format not supported: 
 // readSplits reads splits one after the other, or Workers at a time,
 // yielding batches of the output schema. It stops at the scan's limit.
 func (s *Scan) readSplits(ctx context.Context, st *scanState, splits []Split, yield func(arrow.RecordBatch, error) bool) {
-	if workers := s.workers(len(splits)); workers > 0 {
-		s.readSplitsParallel(ctx, st, splits, workers, yield)
-		return
+	if len(splits) > 1 && s.spec.Workers >= 0 {
+		units := fileUnits(st, splits)
+		if s.spec.Unordered && len(units) > 1 {
+			// Largest first, taken by whichever worker is free: the last
+			// unit to finish is a small one (longest-processing-time
+			// order).
+			if len(units) == len(splits) {
+				units = slices.Clone(units)
+			}
+			slices.SortStableFunc(units, func(a, b Split) int { return cmp.Compare(splitBytes(&b), splitBytes(&a)) })
+		}
+		if workers := s.workers(len(units)); workers > 0 {
+			s.readSplitsParallel(ctx, st, units, workers, yield)
+			return
+		}
 	}
 	r := &splitReader{scan: s, st: st, mem: s.allocator(), remaining: s.spec.Limit}
 	for i := range splits {
@@ -42,6 +56,61 @@ func (s *Scan) readSplits(ctx context.Context, st *scanState, splits []Split, yi
 			return
 		}
 	}
+}
+
+// fileUnits cuts the splits whose files are read one after the other (no
+// merge, no data evolution, the scanned branch's own) into one split per
+// file, in the same order, for the parallel reader: it then balances files,
+// not splits. The suite's append table has five splits of two files; read
+// split by split on two cores the fifth ran alone, a sixth of the read
+// with one core idle. A read of a single split is left whole (a
+// compaction's rewrite reads its split so, on one goroutine).
+func fileUnits(st *scanState, splits []Split) []Split {
+	n := 0
+	for i := range splits {
+		if cuttable(st, &splits[i]) {
+			n += len(splits[i].Files)
+		} else {
+			n++
+		}
+	}
+	if n == len(splits) {
+		return splits
+	}
+	out := make([]Split, 0, n)
+	for i := range splits {
+		sp := &splits[i]
+		if !cuttable(st, sp) {
+			out = append(out, *sp)
+			continue
+		}
+		for j := range sp.Files {
+			u := *sp
+			u.Files = sp.Files[j : j+1 : j+1]
+			if sp.DeletionFiles != nil {
+				u.DeletionFiles = sp.DeletionFiles[j : j+1 : j+1]
+			}
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// splitBytes is the size of sp's data files.
+func splitBytes(sp *Split) int64 {
+	var n int64
+	for i := range sp.Files {
+		n += sp.Files[i].FileSize
+	}
+	return n
+}
+
+// cuttable reports whether fileUnits may read sp's files as splits of
+// their own: readSplit reads them one after the other, each on its own.
+func cuttable(st *scanState, sp *Split) bool {
+	return len(sp.Files) > 1 && sp.Branch == "" && !st.dataEvolution &&
+		(len(st.schema.PrimaryKeys) == 0 || sp.RawConvertible) &&
+		(sp.DeletionFiles == nil || len(sp.DeletionFiles) == len(sp.Files))
 }
 
 // splitReader holds the per-read state shared by the splits of one read.

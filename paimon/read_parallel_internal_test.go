@@ -1,6 +1,8 @@
 package paimon
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
 )
 
@@ -123,4 +126,56 @@ func TestBatchBytesCountsCapacity(t *testing.T) {
 	col.Release()
 	defer rec.Release()
 	require.GreaterOrEqual(t, batchBytes(rec), int64(1<<16))
+}
+
+// TestFileUnits: the parallel reader reads the files of a split read
+// without a merge as units of their own, in plan order, each with its
+// deletion file; merged, data-evolution and other-branch splits stay whole,
+// and so does a split of one file.
+func TestFileUnits(t *testing.T) {
+	files := func(names ...string) []manifest.DataFileMeta {
+		var out []manifest.DataFileMeta
+		for _, n := range names {
+			out = append(out, manifest.DataFileMeta{FileName: n})
+		}
+		return out
+	}
+	dv := &DeletionFile{Path: "index/dv", Offset: 1, Length: 2}
+	appendOnly := &scanState{schema: &schema.TableSchema{}}
+	pk := &scanState{schema: &schema.TableSchema{PrimaryKeys: []string{"k"}}}
+	evolution := &scanState{schema: &schema.TableSchema{}, dataEvolution: true}
+	names := func(units []Split) []string {
+		var out []string
+		for _, u := range units {
+			var fs []string
+			for _, f := range u.Files {
+				fs = append(fs, f.FileName)
+			}
+			s := strings.Join(fs, "+")
+			if u.DeletionFiles != nil {
+				s += fmt.Sprintf("/dv%d", len(u.DeletionFiles))
+				if u.DeletionFiles[0] != nil {
+					s += "!"
+				}
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+
+	splits := []Split{
+		{Files: files("a", "b", "c"), RawConvertible: true},
+		{Files: files("d")},
+		{Files: files("e", "f"), DeletionFiles: []*DeletionFile{nil, dv}, RawConvertible: true},
+		{Files: files("g", "h"), Branch: "fallback", RawConvertible: true},
+	}
+	require.Equal(t, []string{"a", "b", "c", "d", "e/dv1", "f/dv1!", "g+h"}, names(fileUnits(appendOnly, splits)))
+	require.Len(t, splits[0].Files, 3, "the plan's splits are left as they were")
+
+	merged := []Split{
+		{Files: files("a", "b"), RawConvertible: false},
+		{Files: files("c", "d"), RawConvertible: true},
+	}
+	require.Equal(t, []string{"a+b", "c", "d"}, names(fileUnits(pk, merged)))
+	require.Equal(t, []string{"a+b", "c+d"}, names(fileUnits(evolution, merged)))
 }

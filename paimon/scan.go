@@ -55,7 +55,10 @@ type ScanSpec struct {
 	// there are several and no Limit, and otherwise on the consumer's
 	// goroutine (a limited read stops early, and reading ahead would
 	// decode splits it never yields). In order, the workers on splits the
-	// consumer has not reached yet read ahead within ReadAheadBytes.
+	// consumer has not reached yet read ahead within ReadAheadBytes. When
+	// several splits are read at once, each file of a split read without
+	// a merge counts as a split of its own, so that the workers share
+	// the files evenly; unordered, the largest are taken first.
 	Workers int
 	// Unordered, with Workers above 1, yields every batch as soon as a
 	// worker has read it, instead of split after split in plan order.
