@@ -220,3 +220,29 @@ func TestOpenURI(t *testing.T) {
 		require.Error(t, err)
 	})
 }
+
+// TestLargeFileWriteback writes a file several write-back chunks long (the
+// writer asks the kernel to start writing each 8 MiB as it goes) in odd
+// pieces and reads back the same bytes.
+func TestLargeFileWriteback(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	fsys, err := localfs.New(root, nil)
+	require.NoError(t, err)
+	want := make([]byte, 20<<20+12345)
+	for i := range want {
+		want[i] = byte(i*7 + i>>11)
+	}
+	w, err := fsys.Create(ctx, "data/big.bin", nil)
+	require.NoError(t, err)
+	for off := 0; off < len(want); {
+		n := min(len(want)-off, 1<<20+off%997)
+		_, err := w.Write(want[off : off+n])
+		require.NoError(t, err)
+		off += n
+	}
+	require.NoError(t, w.Close())
+	got, err := os.ReadFile(filepath.Join(root, "data", "big.bin"))
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+}

@@ -49,6 +49,9 @@ func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (f
 		noSync: f.noSync,
 	}
 	w.buf = bufio.NewWriterSize(tmp, writeBuffer)
+	if !f.noSync {
+		w.buf = bufio.NewWriterSize(&writeback{f: tmp}, writeBuffer)
+	}
 	if opts != nil {
 		w.ifNotExist = opts.IfNotExist
 	}
@@ -83,6 +86,32 @@ func createTemp(dir, base string) (*os.File, error) {
 // writer is an fs.Writer over a temporary file.
 // BufferSize is the write buffer (fs.BufferedWriter).
 func (w *writer) BufferSize() int64 { return writeBuffer }
+
+// writebackChunk is how many bytes a file may gain before writeback asks
+// the kernel to start writing them to disk (startWriteback).
+const writebackChunk = 8 << 20
+
+// writeback writes to a file and, every writebackChunk bytes, asks the
+// kernel to start writing what it has to disk without waiting for it
+// (sync_file_range with SYNC_FILE_RANGE_WRITE on Linux, nothing
+// elsewhere). The fsync before publishing then waits only for the last
+// chunk instead of for the whole file: a 10M-row append write spent about
+// 0.4 s of its 3.2 s in the fsyncs of its five data files.
+type writeback struct {
+	f       *os.File
+	written int64 // bytes written to f
+	started int64 // bytes whose writeback was started
+}
+
+func (w *writeback) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	w.written += int64(n)
+	if w.written-w.started >= writebackChunk {
+		startWriteback(w.f, w.started, w.written-w.started)
+		w.started = w.written
+	}
+	return n, err
+}
 
 type writer struct {
 	ctx        context.Context
