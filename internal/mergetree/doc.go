@@ -77,6 +77,14 @@
 // cell. Other merge functions see each version converted to the
 // format/data value model.
 //
+// The Writer (a bucket's write buffer, Java's MergeTreeWriter without
+// compaction) holds its rows in a SortBuffer whose Size counts every byte,
+// the 16-byte-per-row sort index of a flush included. A flush of 65,536
+// rows or more sorts that index in up to four chunks at once and reads
+// them merged (sortedChunks: no second index), and, without changelog
+// files, hands the merged batches to a goroutine that encodes them while
+// the merge goes on (writeSink: one batch queued, one being written).
+//
 // # Invariants
 //
 // Built with the "invariants" tag, the reader checks the heap order after
