@@ -96,6 +96,12 @@ func fileUnits(st *scanState, splits []Split) []Split {
 	return out
 }
 
+// merges reports whether sp's files are read through a primary-key merge
+// of their sorted runs rather than one after the other.
+func (st *scanState) merges(sp *Split) bool {
+	return len(st.schema.PrimaryKeys) > 0 && !sp.RawConvertible
+}
+
 // splitBytes is the size of sp's data files.
 func splitBytes(sp *Split) int64 {
 	var n int64
@@ -109,7 +115,7 @@ func splitBytes(sp *Split) int64 {
 // their own: readSplit reads them one after the other, each on its own.
 func cuttable(st *scanState, sp *Split) bool {
 	return len(sp.Files) > 1 && sp.Branch == "" && !st.dataEvolution &&
-		(len(st.schema.PrimaryKeys) == 0 || sp.RawConvertible) &&
+		!st.merges(sp) &&
 		(sp.DeletionFiles == nil || len(sp.DeletionFiles) == len(sp.Files))
 }
 
@@ -137,7 +143,7 @@ func (r *splitReader) readSplit(ctx context.Context, sp *Split, yield func(arrow
 			return false
 		}
 	}
-	if len(r.st.schema.PrimaryKeys) > 0 && !sp.RawConvertible {
+	if r.st.merges(sp) {
 		return r.mergeSplit(ctx, sp, dvs, yield)
 	}
 	if r.st.dataEvolution {

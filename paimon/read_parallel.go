@@ -324,9 +324,9 @@ func (s *Scan) readAheadBytes(st *scanState, splits []Split) int64 {
 	case n > 0:
 		return n
 	}
-	if len(st.schema.PrimaryKeys) > 0 && s.spec.ReadAhead >= 0 {
+	if s.spec.ReadAhead >= 0 {
 		for i := range splits {
-			if !splits[i].RawConvertible {
+			if st.merges(&splits[i]) {
 				return DefaultMergeReadAheadBytes
 			}
 		}

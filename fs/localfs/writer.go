@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
@@ -48,10 +49,11 @@ func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (f
 		f:      tmp,
 		noSync: f.noSync,
 	}
-	w.buf = bufio.NewWriterSize(tmp, writeBuffer)
+	var sink io.Writer = tmp
 	if !f.noSync {
-		w.buf = bufio.NewWriterSize(&writeback{f: tmp}, writeBuffer)
+		sink = &writeback{f: tmp}
 	}
+	w.buf = bufio.NewWriterSize(sink, writeBuffer)
 	if opts != nil {
 		w.ifNotExist = opts.IfNotExist
 	}
