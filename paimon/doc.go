@@ -102,6 +102,17 @@
 // across the plans of one Table. The figures against Java Paimon, pypaimon
 // and paimon-rust are in bench/RESULTS.md.
 //
+// When order does not matter, WithUnordered is the faster choice for a
+// primary-key table: in order, the merge of the bucket being consumed runs
+// on one goroutine while the worker on the next bucket waits at the
+// look-ahead budget (the suite's 10M-row deduplicating read: 1.72-1.75 s
+// unordered against 1.93-1.97 s, same CPU time). The library sets no
+// process-wide runtime option: batches are allocated per read and left to
+// the garbage collector once released, so a process with memory to spare
+// reads faster with a higher GOGC (the suite's unordered full scan of 10M
+// rows: 0.83 s at GOGC=300 and 160 MiB, against 0.90-0.94 s and 100 MiB at
+// the default), and GOMEMLIMIT bounds what that costs.
+//
 // # Creating and altering tables
 //
 // A table definition is a schema.Schema of package format/schema, made one
