@@ -75,7 +75,14 @@
 // batch and position and gathered column by column when the output batch
 // is built (gather.go), one typed loop per column instead of a call per
 // cell. Other merge functions see each version converted to the
-// format/data value model.
+// format/data value model. With ReadAhead above zero a full output batch
+// is gathered and finished on a goroutine of its own while the merge goes
+// on into a second builder (output.go): one more output batch, and the
+// batches its rows refer to, are held, and the merge's goroutine, which
+// bounds how fast one bucket is read, no longer does the gathering. At
+// most one batch is built at a time and it is yielded before anything
+// after it, so the batches and their boundaries are those of a
+// synchronous read (TestReadAsyncOutput).
 //
 // The Writer (a bucket's write buffer, Java's MergeTreeWriter without
 // compaction) holds its rows in a SortBuffer whose Size counts every byte,

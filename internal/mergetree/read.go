@@ -88,8 +88,10 @@ type Options struct {
 	// ReadAhead, when positive, reads each sorted run of a merged section
 	// on a goroutine of its own, up to ReadAhead batches ahead of the merge,
 	// so that decoding overlaps merging; the OpenFunc is then called from
-	// several goroutines at once. Zero reads every run on the goroutine
-	// consuming Read, one batch at a time.
+	// several goroutines at once, and each full output batch is gathered on
+	// a goroutine of its own while the merge goes on (the Allocator must
+	// then be safe for concurrent use, as Arrow's are). Zero reads every run
+	// on the goroutine consuming Read, one batch at a time.
 	ReadAhead int
 }
 
@@ -111,6 +113,9 @@ func Read(ctx context.Context, files []manifest.DataFileMeta, open OpenFunc, opt
 			return
 		}
 		defer r.out.release()
+		// Output batches are finished on a goroutine of their own when
+		// the runs may decode on theirs (output.go).
+		r.out.async = opts.ReadAhead > 0
 		if err := r.run(ctx, files); err != nil && !errors.Is(err, errStopped) {
 			yield(nil, err)
 		}

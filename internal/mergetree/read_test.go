@@ -397,3 +397,83 @@ func TestReadNoFiles(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, got)
 }
+
+// TestReadAsyncOutput checks the output batches finished on a goroutine of
+// their own (ReadAhead > 0): the same batches as a synchronous read, a
+// consumer stopping after any batch, and a file failing while a batch is
+// being built, with every batch released.
+func TestReadAsyncOutput(t *testing.T) {
+	ts := kvTable(t)
+	// a and b overlap (a merged section), c comes after both (a section
+	// passed through whole, after the merged batches).
+	var a, b, c []kv
+	for i := range int32(60) {
+		a = append(a, row(int64(i), data.Insert, 2*i, fmt.Sprint("a", i)))
+		b = append(b, row(int64(100+i), data.Insert, 3*i, fmt.Sprint("b", i)))
+		c = append(c, row(int64(200+i), data.Insert, 1000+i, fmt.Sprint("c", i)))
+	}
+	read := func(t *testing.T, readAhead, batch, stopAfter, failAfter int) ([]string, error) {
+		mem := checked(t)
+		m := newMemTable(ts)
+		defer m.release()
+		files := []manifest.DataFileMeta{m.addFile(t, mem, "a", a, 5), m.addFile(t, mem, "b", b, 5), m.addFile(t, mem, "c", c, 7)}
+		open := mergetree.OpenFunc(m.open)
+		if failAfter >= 0 {
+			open = func(ctx context.Context, f *manifest.DataFileMeta) iter.Seq2[arrow.RecordBatch, error] {
+				return func(yield func(arrow.RecordBatch, error) bool) {
+					n := 0
+					for rec, err := range m.open(ctx, f) {
+						if err == nil && f.FileName == "b" && n == failAfter {
+							rec.Release()
+							yield(nil, errInjected)
+							return
+						}
+						n++
+						if !yield(rec, err) {
+							return
+						}
+					}
+				}
+			}
+		}
+		var out []string
+		batches := 0
+		for rec, err := range mergetree.Read(context.Background(), files, open,
+			&mergetree.Options{Schema: ts, Merge: dedupFactory(), BatchSize: batch, Allocator: mem, ReadAhead: readAhead}) {
+			if err != nil {
+				return out, err
+			}
+			require.LessOrEqual(t, rec.NumRows(), int64(batch))
+			out = append(out, fmt.Sprintf("batch of %d", rec.NumRows()))
+			lines, err := renderBatch(rec, mergetree.OutputFields(ts, false))
+			rec.Release()
+			require.NoError(t, err)
+			out = append(out, lines...)
+			batches++
+			if batches == stopAfter {
+				break
+			}
+		}
+		require.Zero(t, m.active.Load(), "file readers left running")
+		return out, nil
+	}
+	for _, batch := range []int{1, 3, 4, 7, 200} {
+		want, err := read(t, 0, batch, -1, -1)
+		require.NoError(t, err)
+		got, err := read(t, 2, batch, -1, -1)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "batch size %d", batch)
+		for stop := 1; stop <= 4; stop++ {
+			got, err := read(t, 2, batch, stop, -1)
+			require.NoError(t, err)
+			require.Equal(t, want[:len(got)], append([]string{}, got...), "batch size %d, stop after %d", batch, stop)
+		}
+		for fail := range 6 {
+			got, err := read(t, 2, batch, -1, fail)
+			require.ErrorIs(t, err, errInjected, "batch size %d, fail after %d", batch, fail)
+			require.Equal(t, want[:len(got)], append([]string{}, got...), "batch size %d, fail after %d", batch, fail)
+		}
+	}
+}
+
+var errInjected = errors.New("injected read error")
