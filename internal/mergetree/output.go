@@ -287,7 +287,7 @@ func (o *output) flush() error {
 	o.materialize()
 	rec := o.cur.finish(o.batchSize)
 	o.n = 0
-	return o.yieldBatch(rec)
+	return o.emit(rec)
 }
 
 // handOver starts building the current batch on a goroutine of its own,
@@ -314,36 +314,31 @@ func (o *output) handOver() error {
 	return nil
 }
 
-// sync yields the batch being built on its own goroutine, once built.
-func (o *output) sync() error {
+// wait returns the batch being built on its own goroutine once built, or
+// nil when none is.
+func (o *output) wait() arrow.RecordBatch {
 	job := o.building
 	if job == nil {
 		return nil
 	}
 	o.building = nil
 	rec := <-job.done
-	o.reuse(job)
-	return o.yieldBatch(rec)
-}
-
-// reuse keeps a finished job's slices for the next hand-over.
-func (o *output) reuse(job *buildJob) {
 	clear(job.src)
 	o.sparePend, o.spareSrc = job.pend[:0], job.src[:0]
+	return rec
 }
 
-// emit yields rec, which the consumer then owns, after the batch being
-// built on its own goroutine, if any.
-func (o *output) emit(rec arrow.RecordBatch) error {
-	if err := o.sync(); err != nil {
-		rec.Release()
-		return err
+// sync yields the batch being built on its own goroutine, once built.
+func (o *output) sync() error {
+	if rec := o.wait(); rec != nil {
+		return o.emit(rec)
 	}
-	return o.yieldBatch(rec)
+	return nil
 }
 
-// yieldBatch yields rec, which the consumer then owns.
-func (o *output) yieldBatch(rec arrow.RecordBatch) error {
+// emit yields rec, which the consumer then owns. Callers sync first (pass
+// does, through flush), so that nothing overtakes the batch being built.
+func (o *output) emit(rec arrow.RecordBatch) error {
 	if !o.yield(rec, nil) {
 		return errStopped
 	}
@@ -450,10 +445,8 @@ func dropRetractions(rec arrow.RecordBatch, kinds []int8, mem memory.Allocator) 
 // release frees the builders of a Read that ended, and the batch being
 // built on its own goroutine if the Read ended early.
 func (o *output) release() {
-	if job := o.building; job != nil {
-		o.building = nil
-		(<-job.done).Release()
-		o.reuse(job)
+	if rec := o.wait(); rec != nil {
+		rec.Release()
 	}
 	o.pend = o.pend[:0]
 	o.releasePending()
