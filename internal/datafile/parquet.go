@@ -135,8 +135,8 @@ func newParquetWriter(w io.Writer, sc *arrow.Schema, cfg *config, mem memory.All
 }
 
 // columnHook has hook called with every column of every batch on the
-// goroutine that encodes it, and reports whether it will be (only when the
-// columns are encoded on several goroutines).
+// column encoders' workers (columnFileWriter.hook), and reports whether it
+// will be (only when the columns are encoded on several goroutines).
 func (p *parquetWriter) columnHook(hook func(col int, arr arrow.Array)) bool {
 	if p.cols == nil {
 		return false

@@ -60,8 +60,9 @@ type columnFileWriter struct {
 	// written by one goroutine per batch.
 	defs   [][]int16
 	closed bool
-	// hook, when set, is called with each column of each batch on the
-	// goroutine that encodes it (the file's value statistics).
+	// hook, when set, is called once with each column of each batch (the
+	// file's value statistics), on a worker, possibly while another
+	// worker encodes that column; calls for one column come in order.
 	hook func(col int, arr arrow.Array)
 }
 
@@ -190,26 +191,51 @@ func (c *columnFileWriter) writeRange(rec arrow.RecordBatch, off, size int64, ho
 	ncols := int(rec.NumCols())
 	whole := off == 0 && size == rec.NumRows()
 	errs := make([]error, ncols)
-	write := func(worker, i int) {
-		arr := rec.Column(i)
+	column := func(i int) arrow.Array {
+		if whole {
+			return rec.Column(i)
+		}
+		return array.NewSlice(rec.Column(i), off, off+size)
+	}
+	// Task k < ncols encodes a column, task k >= ncols passes one to the
+	// hook. The hook only reads the column and keeps its own state per
+	// column, so a column's statistics are gathered while another worker
+	// encodes it: the largest column's encoding bounds each batch, and
+	// its statistics (a tenth of it for strings) no longer add to it.
+	task := func(worker, k int) {
+		i := k % ncols
+		arr := column(i)
 		if !whole {
-			arr = array.NewSlice(arr, off, off+size)
 			defer arr.Release()
 		}
-		if hook != nil {
+		if k >= ncols {
 			hook(i, arr)
+			return
 		}
 		errs[i] = c.writeColumn(c.ctxs[worker], i, arr)
 	}
+	ntasks := ncols
+	if hook != nil {
+		ntasks = 2 * ncols
+		if whole {
+			// The two tasks of a column share its array: NullN counts
+			// and caches the NULLs of a slice on first use, so count
+			// them here, before either task starts.
+			for _, col := range rec.Columns() {
+				col.NullN()
+			}
+		}
+	}
 	workers := min(c.workers, ncols)
 	if workers <= 1 {
-		for i := range ncols {
-			write(0, i)
+		for k := range ntasks {
+			task(0, k)
 		}
 	} else {
 		// Largest columns first, taken by whichever worker is free: the
 		// makespan stays close to the total divided by the workers unless
-		// one column dominates.
+		// one column dominates. The hook's tasks come last, in the same
+		// order.
 		order := make([]int, ncols)
 		cost := make([]int64, ncols)
 		for i := range order {
@@ -221,10 +247,10 @@ func (c *columnFileWriter) writeRange(rec arrow.RecordBatch, off, size int64, ho
 		run := func(worker int) {
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= ncols {
+				if k >= ntasks {
 					return
 				}
-				write(worker, order[k])
+				task(worker, order[k%ncols]+k/ncols*ncols)
 			}
 		}
 		for worker := 1; worker < workers; worker++ {
