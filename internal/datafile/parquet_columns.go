@@ -119,6 +119,9 @@ func newColumnFileWriter(sc *arrow.Schema, w io.Writer, props *pq.WriterProperti
 // one, as pqarrow's method of that name.
 func (c *columnFileWriter) NewBufferedRowGroupChecked() error {
 	if c.rgw != nil {
+		if err := c.flushLastPages(); err != nil {
+			return err
+		}
 		if err := c.rgw.Close(); err != nil {
 			return err
 		}
@@ -315,11 +318,85 @@ func (c *columnFileWriter) Close() error {
 	}
 	c.closed = true
 	if c.rgw != nil {
+		if err := c.flushLastPages(); err != nil {
+			_ = c.rgw.Close()
+			_ = c.wr.Close()
+			return err
+		}
 		if err := c.rgw.Close(); err != nil {
 			return err
 		}
 	}
 	return c.wr.Close()
+}
+
+// pageFlusher is the page flush of arrow-go's column chunk writers (the
+// typed writers embed it; the ColumnChunkWriter interface does not list
+// it).
+type pageFlusher interface{ FlushCurrentPage() error }
+
+// flushLastPages compresses the last page of the current row group's
+// columns on the workers, before the row group closes: closing it
+// (rowGroupWriter.Close) does that column after column on the caller's
+// goroutine, and with row groups cut every few MB (the Budget's share) the
+// other workers waited for it at every cut (bench/NOTES.md, write-10m). A
+// page flushed here is the page Close would have flushed, with the same
+// values, statistics and place in the column chunk, so the file does not
+// change. Only pages that pageBuffered vouches for are flushed: the others
+// are left to Close.
+func (c *columnFileWriter) flushLastPages() error {
+	n := len(c.nullable)
+	workers := min(c.workers, n)
+	if c.rgw == nil || workers <= 1 {
+		return nil
+	}
+	errs := make([]error, n)
+	var next atomic.Int64
+	run := func() {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				return
+			}
+			cw, err := c.rgw.Column(i)
+			if err != nil {
+				errs[i] = err
+				continue
+			}
+			if f, ok := cw.(pageFlusher); ok && pageBuffered(cw) {
+				errs[i] = f.FlushCurrentPage()
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(run)
+	}
+	run()
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pageBuffered reports whether cw's current page certainly holds values,
+// so that a page flush writes a page and not an empty one (arrow-go does
+// not say how many values are buffered). It holds for an encoder without
+// a dictionary whose buffer is not empty: such an encoder's buffer is
+// empty right after each flush and grows with every value. A dictionary
+// encoder's estimate is never 0, and its pages wait for the dictionary
+// page Close writes first, so dictionary columns are left to Close, as is
+// a page of NULLs alone (nothing in the encoder).
+// TestFlushLastPages checks both halves for every flat type.
+func pageBuffered(cw file.ColumnChunkWriter) bool {
+	enc := cw.CurrentEncoder()
+	if _, dict := enc.(interface{ NumEntries() int }); dict {
+		return false
+	}
+	return enc.EstimatedDataEncodedSize() > 0
 }
 
 // defaultWorkers is the worker count of Options.Workers 0.
