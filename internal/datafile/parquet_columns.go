@@ -230,11 +230,8 @@ func (c *columnFileWriter) writeRange(rec arrow.RecordBatch, off, size int64, ho
 		}
 	}
 	workers := min(c.workers, ncols)
-	if workers <= 1 {
-		for k := range ntasks {
-			task(0, k)
-		}
-	} else {
+	pick := func(k int) int { return k }
+	if workers > 1 {
 		// Largest columns first, taken by whichever worker is free: the
 		// makespan stays close to the total divided by the workers unless
 		// one column dominates. The hook's tasks come last, in the same
@@ -245,23 +242,42 @@ func (c *columnFileWriter) writeRange(rec arrow.RecordBatch, off, size int64, ho
 			order[i], cost[i] = i, arrayBytes(rec.Column(i))
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		run := func(worker int) {
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= ntasks {
-					return
-				}
-				task(worker, order[k%ncols]+k/ncols*ncols)
-			}
-		}
-		for worker := 1; worker < workers; worker++ {
-			wg.Go(func() { run(worker) })
-		}
-		run(0)
-		wg.Wait()
+		pick = func(k int) int { return order[k%ncols] + k/ncols*ncols }
 	}
+	forEachTask(workers, ntasks, func(worker, k int) { task(worker, pick(k)) })
+	return firstErr(errs)
+}
+
+// forEachTask runs task(worker, k) once for each k in [0, n), on up to
+// workers goroutines, the caller's among them; each free worker takes the
+// next k.
+func forEachTask(workers, n int, task func(worker, k int)) {
+	if workers <= 1 {
+		for k := range n {
+			task(0, k)
+		}
+		return
+	}
+	var next atomic.Int64
+	run := func(worker int) {
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= n {
+				return
+			}
+			task(worker, k)
+		}
+	}
+	var wg sync.WaitGroup
+	for worker := 1; worker < workers; worker++ {
+		wg.Go(func() { run(worker) })
+	}
+	run(0)
+	wg.Wait()
+}
+
+// firstErr is the first non-nil error of errs.
+func firstErr(errs []error) error {
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -351,35 +367,17 @@ func (c *columnFileWriter) flushLastPages() error {
 		return nil
 	}
 	errs := make([]error, n)
-	var next atomic.Int64
-	run := func() {
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= n {
-				return
-			}
-			cw, err := c.rgw.Column(i)
-			if err != nil {
-				errs[i] = err
-				continue
-			}
-			if f, ok := cw.(pageFlusher); ok && pageBuffered(cw) {
-				errs[i] = f.FlushCurrentPage()
-			}
-		}
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(run)
-	}
-	run()
-	wg.Wait()
-	for _, err := range errs {
+	forEachTask(workers, n, func(_, i int) {
+		cw, err := c.rgw.Column(i)
 		if err != nil {
-			return err
+			errs[i] = err
+			return
 		}
-	}
-	return nil
+		if f, ok := cw.(pageFlusher); ok && pageBuffered(cw) {
+			errs[i] = f.FlushCurrentPage()
+		}
+	})
+	return firstErr(errs)
 }
 
 // pageBuffered reports whether cw's current page certainly holds values,
