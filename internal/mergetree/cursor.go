@@ -49,6 +49,16 @@ type runCursor struct {
 	keys []colView     // trimmed primary-key columns
 	seqs []colView     // sequence-field columns
 
+	// intKey reports that the current batch's key is one INT or BIGINT
+	// column without NULLs (the usual key); key is then the current row's
+	// key, kept by advance, so that the heap's comparisons read two
+	// cursor fields instead of reaching through the column views into the
+	// batch (the heap's comparisons were 13% of the CPU of the bench
+	// suite's pk-dedup read; pebble's mergingIter keeps its heap items'
+	// current keys at hand for the same reason).
+	intKey bool
+	key    int64
+
 	prevKey []any // last key seen, with the invariants tag
 
 	// Where rec sits among the output's pending batches, valid while
@@ -102,6 +112,7 @@ func (c *runCursor) releaseBatch() {
 		c.rec = nil
 	}
 	c.n, c.row = 0, 0
+	c.intKey = false
 }
 
 // load moves to the first row of the run's next non-empty batch. It returns
@@ -184,6 +195,8 @@ func (c *runCursor) set(rec arrow.RecordBatch, f *manifest.DataFileMeta) error {
 			return bad("sequence column %d of unexpected type", vi)
 		}
 	}
+	c.intKey = len(c.keys) == 1 && !c.keys[0].hasNulls && (c.keys[0].i64 != nil || c.keys[0].i32 != nil)
+	c.loadKey()
 	// The write buffer's batches hold rows in arrival order, not sorted
 	// runs: the order check applies to data files only.
 	if invariantsEnabled && f != bufferFile {
@@ -200,9 +213,22 @@ func (c *runCursor) set(rec arrow.RecordBatch, f *manifest.DataFileMeta) error {
 func (c *runCursor) advance(ctx context.Context) (bool, error) {
 	c.row++
 	if c.row < c.n {
+		c.loadKey()
 		return true, nil
 	}
 	return c.load(ctx)
+}
+
+// loadKey caches the current row's key when the batch has an intKey.
+func (c *runCursor) loadKey() {
+	if !c.intKey {
+		return
+	}
+	if v := c.keys[0].i64; v != nil {
+		c.key = v[c.row]
+	} else {
+		c.key = int64(c.keys[0].i32[c.row])
+	}
 }
 
 // kindAt returns the kind of a row of the current batch.

@@ -11,7 +11,16 @@ type mergeHeap struct {
 	items []*runCursor
 }
 
-func (h *mergeHeap) less(i, j int) bool { return h.r.less(h.items[i], h.items[j]) }
+// less orders items i and j. Two cursors with cached integer keys that
+// differ are decided here, inlined into down and up; anything else goes to
+// the reader's full order.
+func (h *mergeHeap) less(i, j int) bool {
+	a, b := h.items[i], h.items[j]
+	if a.intKey && b.intKey && a.key != b.key {
+		return a.key < b.key
+	}
+	return h.r.less(a, b)
+}
 
 func (h *mergeHeap) init() {
 	for i := len(h.items)/2 - 1; i >= 0; i-- {
@@ -82,6 +91,12 @@ func (h *mergeHeap) fixTop() {
 func (h *mergeHeap) topIsUnique() bool {
 	top := h.items[0]
 	for _, c := range h.items[1:min(3, len(h.items))] {
+		if top.intKey && c.intKey {
+			if top.key == c.key {
+				return false
+			}
+			continue
+		}
 		if h.r.compareKeys(top, c) == 0 {
 			return false
 		}

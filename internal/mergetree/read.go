@@ -489,6 +489,9 @@ func (r *reader) less(a, b *runCursor) bool {
 
 // compareKeys compares the current keys of two cursors.
 func (r *reader) compareKeys(a, b *runCursor) int {
+	if a.intKey && b.intKey {
+		return cmpNum(a.key, b.key)
+	}
 	if r.fastKey != nil {
 		return r.fastKey(a, b)
 	}
