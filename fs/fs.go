@@ -131,6 +131,15 @@ type CreateOptions struct {
 	// Paimon reaches the same goal with FileIO.tryToWriteAtomic, a rename
 	// that must not replace an existing target).
 	IfNotExist bool
+	// NoSync says the file need not survive a machine crash: it is a hint
+	// that readers verify and can do without (Paimon's snapshot/LATEST and
+	// snapshot/EARLIEST, which Java's readers also only trust after a
+	// check, and which Java's local FileIO never syncs). Implementations
+	// that make a file durable before publishing it (localfs: an fsync of
+	// the file, then of its directory) may skip that work; the publish
+	// stays atomic, so a reader sees the old file or the new one, and after
+	// a crash perhaps the old one or an empty one. Others ignore it.
+	NoSync bool
 }
 
 // FileInfo describes a file or directory, as returned by [FS.Stat] and

@@ -179,10 +179,11 @@ func (c *TableCommit) removeOwnSnapshot(ctx context.Context, id int64) error {
 // writeLatestHint points LATEST at id, or at a newer snapshot when one was
 // committed meanwhile, so that a slow committer does not move the hint
 // back. The hint only speeds readers up (they check it), so failures are
-// ignored.
+// ignored, and it is written without the fsyncs that make a snapshot
+// durable (hintOptions).
 func (c *TableCommit) writeLatestHint(ctx context.Context, id int64) {
 	path := c.meta.branchPath(snapshotDir, latestHint)
-	if fs.WriteFile(ctx, c.meta.fsys, path, snapshot.FormatHint(id), nil) != nil {
+	if fs.WriteFile(ctx, c.meta.fsys, path, snapshot.FormatHint(id), hintOptions) != nil {
 		return
 	}
 	if newer, err := fs.Exists(ctx, c.meta.fsys, c.meta.SnapshotPath(id+1)); err != nil || !newer {
@@ -190,7 +191,7 @@ func (c *TableCommit) writeLatestHint(ctx context.Context, id int64) {
 	}
 	// Someone committed id+1 and may have written its hint before ours.
 	if latest, ok, err := c.meta.LatestSnapshotID(ctx); err == nil && ok && latest > id {
-		_ = fs.WriteFile(ctx, c.meta.fsys, path, snapshot.FormatHint(latest), nil)
+		_ = fs.WriteFile(ctx, c.meta.fsys, path, snapshot.FormatHint(latest), hintOptions)
 	}
 }
 

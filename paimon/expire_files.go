@@ -297,7 +297,7 @@ func (e *expirer) writeEarliestHint(ctx context.Context, id int64) error {
 	if e.dry != nil {
 		return nil
 	}
-	if err := fs.WriteFile(ctx, e.fsys, e.meta.branchPath(snapshotDir, earliestHint), snapshot.FormatHint(id), nil); err != nil {
+	if err := fs.WriteFile(ctx, e.fsys, e.meta.branchPath(snapshotDir, earliestHint), snapshot.FormatHint(id), hintOptions); err != nil {
 		return err
 	}
 	e.res.EarliestHint = id

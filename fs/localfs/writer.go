@@ -47,10 +47,10 @@ func (f *FS) Create(ctx context.Context, name string, opts *fs.CreateOptions) (f
 		name:   name,
 		final:  final,
 		f:      tmp,
-		noSync: f.noSync,
+		noSync: f.noSync || (opts != nil && opts.NoSync),
 	}
 	var sink io.Writer = tmp
-	if !f.noSync {
+	if !w.noSync {
 		sink = &writeback{f: tmp}
 	}
 	w.buf = bufio.NewWriterSize(sink, writeBuffer)
@@ -187,7 +187,7 @@ func (w *writer) finish() error {
 		return translate("write", w.name, err)
 	}
 	if !w.noSync {
-		if err := w.f.Sync(); err != nil {
+		if err := fsync(w.f); err != nil {
 			return translate("sync", w.name, err)
 		}
 	}
@@ -220,6 +220,9 @@ func linkErr(name string, err error) error {
 	}
 }
 
+// fsync is (*os.File).Sync; the internal tests count its calls.
+var fsync = (*os.File).Sync
+
 // syncDir makes a rename or link durable by syncing the directory entry.
 // It is best effort: some systems (Windows, certain network file systems)
 // cannot sync directories, and the file data itself is already synced.
@@ -228,7 +231,7 @@ func syncDir(dir string) {
 	if err != nil {
 		return
 	}
-	_ = d.Sync()
+	_ = fsync(d)
 	_ = d.Close()
 }
 
