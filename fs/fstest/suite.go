@@ -66,6 +66,7 @@ func Run(t *testing.T, newFS func(t *testing.T) fs.FS, opts *Options) {
 		{"WriterStates", testWriterStates},
 		{"IfNotExist", testIfNotExist},
 		{"IfNotExistRace", testIfNotExistRace},
+		{"NoSync", testNoSync},
 		{"NotExist", testNotExist},
 		{"Stat", testStat},
 		{"List", testList},

@@ -160,6 +160,29 @@ func testIfNotExist(t *testing.T, fsys fs.FS, o Options) {
 	require.NoError(t, fs.WriteFile(ctx, fsys, "snapshot/snapshot-2", []byte("x"), opts))
 }
 
+// testNoSync: CreateOptions.NoSync only allows skipping durability work;
+// the file is still published atomically on Close, replaces an existing
+// one, and combines with IfNotExist.
+func testNoSync(t *testing.T, fsys fs.FS, o Options) {
+	ctx := context.Background()
+	hint := &fs.CreateOptions{NoSync: true}
+	require.NoError(t, fs.WriteFile(ctx, fsys, "s/LATEST", []byte("1"), hint))
+	w, err := fsys.Create(ctx, "s/LATEST", hint)
+	require.NoError(t, err)
+	_, err = w.Write([]byte("22"))
+	require.NoError(t, err)
+	require.Equal(t, "1", string(readFile(t, fsys, "s/LATEST")), "visible before Close")
+	require.NoError(t, w.Close())
+	require.Equal(t, "22", string(readFile(t, fsys, "s/LATEST")))
+	if o.IfNotExistUnsupported {
+		return
+	}
+	err = fs.WriteFile(ctx, fsys, "s/LATEST", []byte("3"), &fs.CreateOptions{NoSync: true, IfNotExist: true})
+	requirePathErr(t, err, "s/LATEST", iofs.ErrExist)
+	require.Equal(t, "22", string(readFile(t, fsys, "s/LATEST")))
+	require.Equal(t, []string{"LATEST"}, listNames(t, fsys, "s"), "no temporary files left")
+}
+
 func testIfNotExistRace(t *testing.T, fsys fs.FS, o Options) {
 	if o.IfNotExistUnsupported {
 		t.Skip("IfNotExist unsupported")
