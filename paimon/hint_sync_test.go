@@ -66,20 +66,7 @@ func TestHintsWithoutSync(t *testing.T) {
 	tbl, err := paimon.OpenTable(ctx, rec, "db.db/t", nil)
 	require.NoError(t, err)
 
-	for i := range 3 {
-		w, err := tbl.NewWriter(nil)
-		require.NoError(t, err)
-		b := batch(t, nil, rowsOf(i*10, i*10+10, 3))
-		require.NoError(t, w.Write(ctx, b))
-		b.Release()
-		msgs, err := w.PrepareCommit(ctx)
-		require.NoError(t, err)
-		require.NoError(t, w.Close(ctx))
-		c, err := tbl.NewCommit(&paimon.CommitOptions{User: "u"})
-		require.NoError(t, err)
-		_, err = c.Commit(ctx, int64(i+1), msgs)
-		require.NoError(t, err)
-	}
+	writeCommits(t, tbl, rowsOf(0, 30, 3), 3)
 	got := rec.take()
 	require.Equal(t, []bool{true, true, true}, got["LATEST"], "commit's LATEST hints")
 	for _, v := range got["EARLIEST"] { // a commit's own expiration may record it
