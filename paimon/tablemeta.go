@@ -231,14 +231,14 @@ func (m *TableMeta) EarliestSnapshotID(ctx context.Context) (id int64, ok bool, 
 
 // hintOptions writes LATEST after a commit and EARLIEST after an
 // expiration without the fsyncs that make snapshots and manifests durable
-// (fs.CreateOptions.NoSync; two of a local commit's twelve fsyncs).
-// LatestSnapshotID and EarliestSnapshotID check a hint against the
-// snapshots that exist and list the directory when it is unreadable or
-// stale, so a hint lost in a crash costs one listing; Java's local FileIO
-// writes hints without syncing too. A rollback's hints stay synced: it
-// deletes the snapshots above its hint, and Java's reader trusts a LATEST
-// whose next snapshot is absent without checking that the hinted one
-// exists.
+// (fs.CreateOptions.NoSync; two of the ten fsyncs of a local append
+// commit, its data files' aside). LatestSnapshotID and EarliestSnapshotID
+// check a hint against the snapshots that exist and list the directory
+// when it is unreadable or stale, so a hint lost in a crash costs one
+// listing; Java's local FileIO writes hints without syncing too. A
+// rollback's hints stay synced: it deletes the snapshots above its hint,
+// and Java's reader trusts a LATEST whose next snapshot is absent without
+// checking that the hinted one exists.
 var hintOptions = &fs.CreateOptions{NoSync: true}
 
 // readHint reads LATEST or EARLIEST. Hints are accelerators only: any
