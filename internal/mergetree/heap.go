@@ -91,6 +91,9 @@ func (h *mergeHeap) fixTop() {
 func (h *mergeHeap) topIsUnique() bool {
 	top := h.items[0]
 	for _, c := range h.items[1:min(3, len(h.items))] {
+		// compareKeys begins with the same test; repeating it here keeps
+		// it inline (calling compareKeys instead was 2-4% slower on the
+		// suite's pk-dedup read, three alternating pairs).
 		if top.intKey && c.intKey {
 			if top.key == c.key {
 				return false
