@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -245,7 +245,7 @@ func fcWriteBoth(ctx context.Context, t *testing.T, pt *pkcTable, tbls []*paimon
 		rows = append(rows, append(vals, op))
 	}
 	for _, tbl := range tbls {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memcheck.New()
 		w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem, WriteOnly: true, RowKindColumn: "op"})
 		require.NoError(t, err)
 		rec, err := testtable.BuildRecord(mem, fields, rows)

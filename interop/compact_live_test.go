@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -276,7 +276,7 @@ func (ct *ctTable) row(t *testing.T, r *rand.Rand, m map[int64]string) []any {
 // the compaction to Table.Compact).
 func (ct *ctTable) goWrite(ctx context.Context, t *testing.T, tbl *paimon.Table, r *rand.Rand, m map[int64]string, n int) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	var rows [][]any
 	for range n {

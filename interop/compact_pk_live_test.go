@@ -13,13 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -401,7 +401,7 @@ func (pt *pkcTable) row(t *testing.T, r *rand.Rand) ([]any, string) {
 // with a write-only writer: each bucket written gets one level-0 run.
 func (pt *pkcTable) goWrite(ctx context.Context, t *testing.T, tbl *paimon.Table, r *rand.Rand, n int) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := append(append([]schema.DataField(nil), pkcFields...), schema.DataField{ID: 99, Name: "op", Type: schema.StringType()})
 	var rows [][]any
@@ -451,7 +451,7 @@ func (pt *pkcTable) javaOps(t *testing.T, wh, out, name string, ops []any) inter
 // changelog mode) as sorted canonical lines with their rowkind column.
 func goChanges(ctx context.Context, t *testing.T, tbl *paimon.Table, id int64) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	var lines []string
 	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem), paimon.WithIncremental(id-1, id, paimon.IncrementalChangelog)).Records(ctx) {

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/parquet"
@@ -24,6 +23,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -731,7 +731,7 @@ func (pt *pkTable) check(ctx context.Context, t *testing.T, fsys *localfs.FS, ou
 // batch schema, which includes the audit log's rowkind.
 func pkScan(ctx context.Context, t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) ([]string, string, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	scan := tbl.NewScan(append(opts, paimon.WithAllocator(mem))...)
 	plan, err := scan.Plan(ctx)

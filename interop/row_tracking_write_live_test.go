@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -231,7 +231,7 @@ func planItem(t *testing.T, wh, out, name string, plan map[string]any) interop.B
 // liveAppend writes rows in one commit.
 func liveAppend(ctx context.Context, t *testing.T, tbl *paimon.Table, rows [][]any) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
 	require.NoError(t, err)
@@ -252,7 +252,7 @@ func liveAppend(ctx context.Context, t *testing.T, tbl *paimon.Table, rows [][]a
 // liveUpdate updates columns of rows [row id, values...] in one commit.
 func liveUpdate(ctx context.Context, t *testing.T, tbl *paimon.Table, cols []string, rows [][]any) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	u, err := tbl.NewColumnUpdate(ctx, cols, &paimon.ColumnUpdateOptions{Allocator: mem})
 	require.NoError(t, err)

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
@@ -29,6 +28,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
@@ -965,7 +965,7 @@ func (d *decodedDump) filter(t *testing.T, p *predicate.Predicate, cols []string
 // canonical lines, and the plan.
 func goScan(ctx context.Context, t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) ([]string, *paimon.Plan) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	scan := tbl.NewScan(append(opts, paimon.WithAllocator(mem))...)
 	plan, err := scan.Plan(ctx)
@@ -995,7 +995,7 @@ func splitRoundTrip(ctx context.Context, t *testing.T, fsys *localfs.FS, tbl *pa
 	}
 	s, err := other.Meta().ReadSchema(ctx, plan.SchemaID)
 	require.NoError(t, err)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	// Read the splits in two halves, as two workers would.
 	scan := other.NewScan(append(opts, paimon.WithAllocator(mem))...)

@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -72,7 +72,7 @@ func TestLiveVariantWritesReadByJava(t *testing.T) {
 // commit, batch by batch as our reader returns them.
 func copyRows(ctx context.Context, t *testing.T, src, dst *paimon.Table) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	w, err := dst.NewWriter(&paimon.WriterOptions{Allocator: mem})
 	require.NoError(t, err)

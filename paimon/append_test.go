@@ -14,6 +14,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -84,7 +85,7 @@ func TestAppendEmpty(t *testing.T) {
 	dir := t.TempDir()
 	tbl, fsys, err := appendTable(ctx, dir)
 	require.NoError(t, err)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 
 	sch := arrow.NewSchema([]arrow.Field{

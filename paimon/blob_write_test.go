@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -36,7 +36,7 @@ func blobRow(i int) []any {
 // readBlobRows reads id, pic and name of every row, ordered by id.
 func readBlobRows(t *testing.T, tbl *paimon.Table) [][]any {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	var out [][]any
 	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem)).Records(context.Background()) {
@@ -51,7 +51,7 @@ func readBlobRows(t *testing.T, tbl *paimon.Table) [][]any {
 			}
 			var name any
 			if names.IsValid(i) {
-				name = names.Value(i)
+				name = strings.Clone(names.Value(i))
 			}
 			out = append(out, []any{ids.Value(i), pic, name})
 		}
@@ -76,7 +76,7 @@ func TestBlobWrite(t *testing.T) {
 	var want [][]any
 	for commit, n := range []int{20, 7} {
 		tbl := reopen(t, fsys)
-		mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+		mem := memcheck.New()
 		w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
 		require.NoError(t, err)
 		var rows [][]any

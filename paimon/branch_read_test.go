@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -29,7 +29,7 @@ func TestBranchReadSplitsTravel(t *testing.T) {
 		}
 		n++
 		tbl := sc.open(t)
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memcheck.New()
 		scan := tbl.NewScan(paimon.WithAllocator(mem))
 		plan, err := scan.Plan(ctx)
 		require.NoError(t, err)

@@ -6,13 +6,13 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -24,7 +24,7 @@ var deOptions = map[string]string{"row-tracking.enabled": "true", "data-evolutio
 func prepareUpdate(t *testing.T, tbl *paimon.Table, columns []string, rows [][]any) ([]paimon.CommitMessage, error) {
 	t.Helper()
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	u, err := tbl.NewColumnUpdate(ctx, columns, &paimon.ColumnUpdateOptions{Allocator: mem})
 	require.NoError(t, err)

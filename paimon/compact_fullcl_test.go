@@ -8,7 +8,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -17,6 +16,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -55,7 +55,7 @@ func TestCompactFullChangelogGolden(t *testing.T) {
 			compactFull() // snapshot 3
 			w, err := reopenIt().NewWriter(&paimon.WriterOptions{WriteOnly: true})
 			require.NoError(t, err)
-			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			mem := memcheck.New()
 			rec, err := testtable.BuildRecord(mem, reopenIt().Schema().Fields, [][]any{{int32(3), "c2", int32(30)}, {int32(5), "e", int32(5)}})
 			require.NoError(t, err)
 			require.NoError(t, w.Write(ctx, rec))
@@ -87,7 +87,7 @@ func TestCompactFullChangelogGolden(t *testing.T) {
 // sorted canonical rows with their kinds.
 func fcChangelogRows(t *testing.T, tbl *paimon.Table, start, end int64) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := append([]schema.DataField{{ID: -1, Name: "rowkind", Type: schema.StringType()}}, tbl.Schema().Fields...)
 	var out []string
@@ -237,7 +237,7 @@ func TestCompactFullChangelogReplay(t *testing.T) {
 // additions.
 func replayChangelog(t *testing.T, tbl *paimon.Table, id int64, state map[string]string) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := tbl.Schema().Fields
 	kindField := schema.DataField{ID: -1, Name: "rowkind", Type: schema.StringType()}

@@ -9,12 +9,12 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -252,7 +252,7 @@ func jsonLines(t *testing.T, tbl *paimon.Table) []string {
 // (fields from each batch's schema; every batch released).
 func sortedScanLines(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	var all []string
 	for rec, err := range tbl.NewScan(append([]paimon.ScanOption{paimon.WithAllocator(mem)}, opts...)...).Records(context.Background()) {

@@ -15,6 +15,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs/memfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
@@ -69,7 +70,7 @@ func countFiles(files map[string][]manifest.DataFileMeta) int {
 // compactTable compacts with a checked allocator.
 func compactTable(t *testing.T, tbl *paimon.Table, opts *paimon.CompactOptions) (*paimon.CompactResult, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	if opts == nil {
 		opts = &paimon.CompactOptions{}
@@ -427,7 +428,7 @@ func sizes(files []manifest.DataFileMeta) []int64 {
 func TestWriterCompactsFixedBuckets(t *testing.T) {
 	ctx := context.Background()
 	tbl, fsys := newWriteTable(t, true, map[string]string{"bucket": "2", "bucket-key": "id"})
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
 	require.NoError(t, err)

@@ -27,6 +27,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -259,7 +260,7 @@ func (c *expireCheck) finish(res *paimon.ExpireResult) []string {
 // JSON lines.
 func expRows(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) ([]string, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	var buf bytes.Buffer
 	for rec, err := range tbl.NewScan(append(opts, paimon.WithAllocator(mem))...).Records(context.Background()) {

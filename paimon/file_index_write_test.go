@@ -16,6 +16,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/fstest"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
@@ -345,5 +346,52 @@ func BenchmarkFileIndexRangeFilter(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestFileIndexBitmapKeysOutliveBatches writes a bitmap index on a string
+// column from batches released right after Write (as Write allows), on an
+// allocator that overwrites freed memory: the index keeps its distinct
+// values until the file closes, so it must hold copies, or its keys become
+// other bytes and a filter on a value the file holds prunes the file.
+func TestFileIndexBitmapKeysOutliveBatches(t *testing.T) {
+	ctx := context.Background()
+	fsys, err := localfs.New(t.TempDir(), nil)
+	require.NoError(t, err)
+	defer fsys.Close()
+	s, err := schema.NewSchemaBuilder().
+		Column("id", schema.BigIntType().NotNull()).
+		Column("k", schema.StringType()).
+		Options(map[string]string{"file-index.bitmap.columns": "k"}).
+		Build()
+	require.NoError(t, err)
+	tbl, err := paimon.CreateTable(ctx, fsys, "db.db/t", s)
+	require.NoError(t, err)
+	mem := memcheck.New()
+	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
+	require.NoError(t, err)
+	for batch := range 3 {
+		b := array.NewRecordBuilder(mem, w.ArrowSchema())
+		for i := range 100 {
+			id := int64(batch*100 + i)
+			b.Field(0).(*array.Int64Builder).Append(id)
+			b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("key-%d-%d", batch, i%3))
+		}
+		rec := b.NewRecordBatch()
+		b.Release()
+		require.NoError(t, w.Write(ctx, rec))
+		rec.Release()
+	}
+	msgs, err := w.PrepareCommit(ctx)
+	require.NoError(t, err)
+	require.NoError(t, w.Close(ctx))
+	mem.AssertSize(t, 0)
+	_, err = newCommit(t, tbl, "").Commit(ctx, paimon.BatchCommitIdentifier, msgs)
+	require.NoError(t, err)
+	// Of i in [0, 100), 34 have i%3 == 0 and 33 each of the others.
+	for k, want := range map[string]int64{"key-0-0": 34, "key-1-2": 33, "key-2-1": 33, "key-3-0": 0} {
+		n, err := countRows(t, tbl.NewScan(paimon.WithFilter(predicate.Equal("k", k))))
+		require.NoError(t, err)
+		require.Equal(t, want, n, k)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -155,7 +156,7 @@ func TestFollowWhileWriting(t *testing.T) {
 					}
 				}
 			}()
-			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			var got []string
 			restarts := 0
@@ -223,7 +224,7 @@ func TestFollowStarts(t *testing.T) {
 		}
 		return reopen(t, fsys), fsys, c
 	}
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	// drain reads every plan there is now.
 	drain := func(f *paimon.Follower) (ids []int64, rows []string) {

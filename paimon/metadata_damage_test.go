@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -122,7 +122,7 @@ func scanValues(ctx context.Context, fsys fs.FS, dir string, opts ...paimon.Scan
 	if err != nil {
 		return nil, err
 	}
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	var out []string
 	for rec, err := range tbl.NewScan(append(opts, paimon.WithAllocator(mem))...).Records(ctx) {
 		if err != nil {

@@ -5,11 +5,11 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
@@ -67,7 +67,7 @@ type scannedRow struct {
 // orcScanRows reads the table's rows with a checked allocator.
 func orcScanRows(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) []scannedRow {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := tbl.Schema().Fields
 	var out []scannedRow

@@ -13,6 +13,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // TestOrderedBufferRoom walks an orderedBuffer through the rules of who
@@ -21,7 +22,7 @@ import (
 // to splitBuffer batches; taking a batch or moving the head lets a
 // waiting worker on. Every batch is released (checked allocator).
 func TestOrderedBufferRoom(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	batch := func() arrow.RecordBatch {
 		b := array.NewInt64Builder(mem)
@@ -113,7 +114,7 @@ func TestReadAheadBytesDefault(t *testing.T) {
 // TestBatchBytesCountsCapacity: the budget counts what a batch holds, a
 // buffer's capacity, not the bytes in use.
 func TestBatchBytesCountsCapacity(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	buf := memory.NewResizableBuffer(mem)
 	buf.Reserve(1 << 16)

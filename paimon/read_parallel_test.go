@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs/fstest"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -82,7 +82,7 @@ func TestScanWorkers(t *testing.T) {
 			require.NoError(t, err)
 			require.NotEmpty(t, want)
 			for _, workers := range []int{0, 1, 2, 3, 16} {
-				mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+				mem := memcheck.New()
 				got, err := scanLines(t, tbl, paimon.WithWorkers(workers), paimon.WithBatchSize(3), paimon.WithAllocator(mem))
 				require.NoError(t, err)
 				require.Equal(t, want, got, "%d workers, in order", workers)
@@ -128,7 +128,7 @@ func TestScanWorkersStopAndFail(t *testing.T) {
 		if unordered {
 			opts = append(opts, paimon.WithUnordered())
 		}
-		mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+		mem := memcheck.New()
 		for rec, err := range tbl.NewScan(append(opts, paimon.WithAllocator(mem))...).Records(context.Background()) {
 			require.NoError(t, err)
 			rec.Release()
@@ -150,7 +150,7 @@ func TestScanWorkersStopAndFail(t *testing.T) {
 		if unordered {
 			opts = append(opts, paimon.WithUnordered())
 		}
-		mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+		mem := memcheck.New()
 		_, err := scanLines(t, tbl, append(opts, paimon.WithAllocator(mem))...)
 		require.ErrorIs(t, err, paimon.ErrCorrupt)
 		require.ErrorContains(t, err, sp.Files[0].FileName)
@@ -210,7 +210,7 @@ func TestScanReadAheadBudget(t *testing.T) {
 		for _, batch := range []int{2, 1 << 20} {
 			for _, workers := range []int{0, 2, 16} {
 				name := fmt.Sprintf("budget %d, batch %d, %d workers", budget, batch, workers)
-				mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+				mem := memcheck.New()
 				opts := []paimon.ScanOption{paimon.WithWorkers(workers), paimon.WithReadAheadBytes(budget),
 					paimon.WithBatchSize(batch), paimon.WithAllocator(mem)}
 				got, err := scanLines(t, tbl, opts...)
@@ -294,7 +294,7 @@ func TestScanReadAheadError(t *testing.T) {
 		}
 		return nil
 	})
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	got, err := scanLines(t, tbl, paimon.WithWorkers(2), paimon.WithBatchSize(2), paimon.WithAllocator(mem))
 	require.ErrorContains(t, err, "injected failure")
 	require.Equal(t, want, got)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -22,7 +23,7 @@ type trackedRow struct{ id, rowID, seq int64 }
 // _ROW_ID.
 func readTracked(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) []trackedRow {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	opts = append(opts, paimon.WithAllocator(mem), paimon.WithColumns("id", "_ROW_ID", "_SEQUENCE_NUMBER"))
 	var out []trackedRow

@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/fstest"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
@@ -82,7 +82,7 @@ func TestScanPrunesPartitions(t *testing.T) {
 		t.Run(tc.producer+"/"+tc.scenario, func(t *testing.T) {
 			tbl, cfs, files := goldenTable(t, tc.producer, tc.scenario, tc.table)
 			day := int32(19783) // 2024-03-01
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			n, err := countRows(t, tbl.NewScan(paimon.WithFilter(predicate.Equal("dt", day)), paimon.WithAllocator(mem)))
 			require.NoError(t, err)
@@ -238,7 +238,7 @@ func TestScanBadInput(t *testing.T) {
 func TestScanLimitAndSplitsRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	tbl, _, _ := goldenTable(t, "java-1.4.2", "append-unpartitioned", "append_unpartitioned")
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	total, err := countRows(t, tbl.NewScan(paimon.WithAllocator(mem)))
 	require.NoError(t, err)
@@ -286,7 +286,7 @@ func TestScanLimitAndSplitsRoundTrip(t *testing.T) {
 
 func TestScanBreakReleases(t *testing.T) {
 	tbl, _, _ := goldenTable(t, "java-1.4.2", "all-types-parquet", "all_types_parquet")
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem), paimon.WithBatchSize(1)).Records(context.Background()) {
 		require.NoError(t, err)

@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -83,7 +83,7 @@ func systemLines(t *testing.T, tbl *paimon.Table, name string, opts *paimon.Syst
 
 func readSystemLines(t *testing.T, tbl *paimon.Table, name string, opts *paimon.SystemTableOptions) ([]string, []string, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	o := paimon.SystemTableOptions{TimeZone: time.UTC, Allocator: mem, BatchSize: 3}
 	if opts != nil {

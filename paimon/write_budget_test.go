@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/memfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -35,7 +35,7 @@ func TestWriteMemoryBudget(t *testing.T) {
 			require.NoError(t, err)
 			tbl, err := paimon.OpenTable(ctx, fsys, "db.db/t", nil)
 			require.NoError(t, err)
-			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			mem := memcheck.New()
 			w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem, MemoryBudget: tc.budget})
 			require.NoError(t, err)
 			var all [][]any

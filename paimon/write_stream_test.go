@@ -12,13 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
 // peakAllocator is a checked allocator that remembers the most it ever
 // held at once.
 type peakAllocator struct {
-	*memory.CheckedAllocator
+	*memcheck.Allocator
 	peak atomic.Int64
 }
 
@@ -33,13 +34,13 @@ func (a *peakAllocator) note() {
 }
 
 func (a *peakAllocator) Allocate(n int) []byte {
-	b := a.CheckedAllocator.Allocate(n)
+	b := a.Allocator.Allocate(n)
 	a.note()
 	return b
 }
 
 func (a *peakAllocator) Reallocate(n int, b []byte) []byte {
-	b = a.CheckedAllocator.Reallocate(n, b)
+	b = a.Allocator.Reallocate(n, b)
 	a.note()
 	return b
 }
@@ -66,7 +67,7 @@ func TestWriteStreamMemoryBound(t *testing.T) {
 	for _, batches := range []int{16, 32} {
 		t.Run(fmt.Sprint(batches, " batches"), func(t *testing.T) {
 			tbl, _ := newWriteTable(t, false, map[string]string{"file.compression": "none"})
-			mem := &peakAllocator{CheckedAllocator: memory.NewCheckedAllocator(memory.DefaultAllocator)}
+			mem := &peakAllocator{Allocator: memcheck.New()}
 			w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem, MemoryBudget: budget, Workers: 4})
 			require.NoError(t, err)
 			var arrowBytes, held int64

@@ -25,6 +25,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -99,7 +100,7 @@ func render(t *testing.T, rows [][]any) []string {
 // dump reads the table's latest snapshot as sorted canonical rows.
 func dump(t *testing.T, tbl *paimon.Table) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	var out []string
 	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem)).Records(context.Background()) {
@@ -141,7 +142,7 @@ func batch(t *testing.T, mem memory.Allocator, rows [][]any) arrow.RecordBatch {
 func write(t *testing.T, tbl *paimon.Table, commit *paimon.TableCommit, identifier int64, rows [][]any, size int) *paimon.CommitResult {
 	t.Helper()
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
 	require.NoError(t, err)

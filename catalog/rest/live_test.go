@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/catalog"
@@ -22,6 +21,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -116,7 +116,7 @@ func canonLines(t *testing.T, rows [][]any) []string {
 func prepareWrite(t *testing.T, tbl *paimon.Table, rows [][]any) (*paimon.TableWriter, []paimon.CommitMessage) {
 	t.Helper()
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
 	require.NoError(t, err)
@@ -145,7 +145,7 @@ func goWrite(t *testing.T, tbl *paimon.Table, user string, identifier int64, row
 // goRead scans the table's latest snapshot into sorted canon lines.
 func goRead(t *testing.T, tbl *paimon.Table) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	var out []string
 	for rec, err := range tbl.NewScan(paimon.WithAllocator(mem)).Records(context.Background()) {

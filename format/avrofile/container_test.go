@@ -7,12 +7,12 @@ import (
 	"io"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/avrofile"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/avro"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 var idField = []schema.DataField{{ID: 0, Name: "id", Type: schema.BigIntType().NotNull()}}
@@ -33,7 +33,7 @@ func idBlock(from, to int64) block {
 func TestBlocksAndBatches(t *testing.T) {
 	file := container(t, idSchema, "snappy", idBlock(0, 5), block{0, nil}, idBlock(5, 6), idBlock(6, 13))
 	for _, batch := range []int{0, 1, 2, 5, 6, 13, 100} {
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memcheck.New()
 		ctx := context.Background()
 		r, err := avrofile.Open(ctx, bytes.NewReader(file), int64(len(file)), nil)
 		require.NoError(t, err)
@@ -59,7 +59,7 @@ func TestBlocksAndBatches(t *testing.T) {
 // TestEmptyProjection counts rows without reading a column.
 func TestEmptyProjection(t *testing.T) {
 	file := container(t, idSchema, "", idBlock(0, 3), idBlock(3, 10))
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	r, err := avrofile.Open(ctx, bytes.NewReader(file), int64(len(file)), nil)

@@ -7,11 +7,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/paimon-go/paimon-go/format/avrofile"
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // FuzzRead feeds mutated Avro data files to Open and Read with the golden
@@ -43,7 +42,7 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		for _, fields := range schemas {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			for rec, err := range r.Read(ctx, fields, &avrofile.ReadRequest{BatchSize: 2, Allocator: mem}) {
 				if err != nil {
 					if !errors.Is(err, avrofile.ErrCorrupt) && !errors.Is(err, avrofile.ErrSchema) {

@@ -21,6 +21,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 const goldenRoot = "../../testdata/golden"
@@ -234,7 +235,7 @@ func TestGoldenEveryFileReads(t *testing.T) {
 				t.Run(filepath.Base(path), func(t *testing.T) {
 					var first []string
 					for _, batch := range []int{0, 1, 2, 3} {
-						mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+						mem := memcheck.New()
 						got := readCanon(t, mem, path, fields, batch)
 						mem.AssertSize(t, 0)
 						require.NotEmpty(t, got)
@@ -257,7 +258,7 @@ func TestGoldenLatestSnapshotMatchesExpected(t *testing.T) {
 			continue
 		}
 		t.Run(g.scenario, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			ts := latestSchema(t, g.dir())
 			var got []string
@@ -282,7 +283,7 @@ func TestGoldenLatestSnapshotMatchesExpected(t *testing.T) {
 func TestGoldenSameAsParquet(t *testing.T) {
 	for _, producer := range []string{"java-1.4.2", "java-2.0.0"} {
 		t.Run(producer, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			avroDir := filepath.Join(goldenRoot, producer, "all-types-avro", "warehouse", "interop.db", "all_types_avro")
 			pqDir := filepath.Join(goldenRoot, producer, "all-types-parquet", "warehouse", "interop.db", "all_types_parquet")
@@ -385,7 +386,7 @@ func TestGoldenProjection(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
 			b, err := os.ReadFile(path)
@@ -422,7 +423,7 @@ func TestGoldenProjection(t *testing.T) {
 // TestGoldenEarlyBreak stops after the first batch: the iterator must still
 // release everything it holds.
 func TestGoldenEarlyBreak(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	g := goldenTables[0]
 	ts := latestSchema(t, g.dir())

@@ -13,11 +13,10 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/require"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/paimon-go/paimon-go/format/avrofile"
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // enc builds the Avro binary encoding of values by hand, so that tests
@@ -132,7 +131,7 @@ func recordSchema(fields ...string) string {
 // schema and that every buffer is released.
 func readValues(t testing.TB, file []byte, fields []schema.DataField, batch int) ([][]any, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	r, err := avrofile.Open(ctx, bytes.NewReader(file), int64(len(file)), &avrofile.ReadOptions{Name: "test.avro"})

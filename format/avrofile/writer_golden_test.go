@@ -18,6 +18,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/avro"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // javaAvroTables are the golden tables Java Paimon wrote with
@@ -108,7 +109,7 @@ func TestWriterMatchesJavaFiles(t *testing.T) {
 					require.NoError(t, err)
 					want := readParts(t, java)
 
-					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+					mem := memcheck.New()
 					defer mem.AssertSize(t, 0)
 					batches := readBatches(t, mem, java, fields, 2)
 					defer func() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/avrofile"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // jsonBatch builds a batch with the Arrow types of fields from JSON rows.
@@ -44,7 +45,7 @@ func writeFile(t testing.TB, fields []schema.DataField, opts *avrofile.WriterOpt
 // exactly the rows of want, column by column.
 func requireSameRows(t testing.TB, file []byte, fields []schema.DataField, want arrow.RecordBatch) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	got := readBatches(t, mem, file, fields, int(want.NumRows())+1)
 	defer func() {
@@ -147,7 +148,7 @@ func TestWriterRoundTrip(t *testing.T) {
 	fields := allTypesFields()
 	for _, compression := range []string{"", "zstd", "zstandard", "snappy", "deflate", "null"} {
 		t.Run("codec="+compression, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			rec := jsonBatch(t, mem, fields, allTypesRows)
 			defer rec.Release()
@@ -168,7 +169,7 @@ func TestWriterRoundTrip(t *testing.T) {
 
 // TestWriterSeveralBatches writes one file from several batches.
 func TestWriterSeveralBatches(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := allTypesFields()
 	rec := jsonBatch(t, mem, fields, allTypesRows)
@@ -250,7 +251,7 @@ func TestWriterRowBytes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			fields := []schema.DataField{field("v", tc.typ)}
 			rec := jsonBatch(t, mem, fields, `[{"v":`+tc.value+`}]`)
@@ -301,7 +302,7 @@ func TestWriterCodecs(t *testing.T) {
 			}
 			require.NoError(t, err)
 			require.Equal(t, tc.want, w.Codec())
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			rec := jsonBatch(t, mem, fields, `[{"s":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},{"s":null}]`)
 			defer rec.Release()
@@ -318,7 +319,7 @@ func TestWriterCodecs(t *testing.T) {
 // TestWriterZstdLevel checks that file.compression.zstd-level reaches the
 // encoder for "zstd", and that "zstandard" ignores it (Avro's own level).
 func TestWriterZstdLevel(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := []schema.DataField{field("s", schema.StringType().NotNull())}
 	var rows strings.Builder
@@ -344,7 +345,7 @@ func TestWriterZstdLevel(t *testing.T) {
 // TestWriterBlocks checks that blocks are cut as Java's DataFileWriter
 // cuts them: after the row that makes the block reach 64000 bytes.
 func TestWriterBlocks(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := []schema.DataField{field("id", schema.BigIntType().NotNull()), field("s", schema.StringType())}
 	var rows strings.Builder
@@ -421,7 +422,7 @@ func itoa(i int) string {
 // TestWriterNameReference writes a schema in which Avro refers to an equal
 // record by name, and reads it back.
 func TestWriterNameReference(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	i := schema.IntType()
 	fields := []schema.DataField{
@@ -441,7 +442,7 @@ func TestWriterEmptyFile(t *testing.T) {
 	p := readParts(t, file)
 	require.Empty(t, p.counts)
 	require.Equal(t, "zstandard", p.codec)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	empty := jsonBatch(t, mem, fields, `[]`)
 	defer empty.Release()
@@ -450,7 +451,7 @@ func TestWriterEmptyFile(t *testing.T) {
 
 // TestWriterRejectsBatches checks batches that do not fit the columns.
 func TestWriterRejectsBatches(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	i := schema.IntType()
 	tests := []struct {
@@ -513,7 +514,7 @@ func TestWriterIOErrors(t *testing.T) {
 	_, err := avrofile.NewWriter(&failingWriter{budget: 10, err: boom}, fields, nil)
 	require.ErrorIs(t, err, boom)
 
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	rec := jsonBatch(t, mem, fields, `[{"s":"`+strings.Repeat("y", 70000)+`"}]`)
 	defer rec.Release()
@@ -530,7 +531,7 @@ func TestWriterIOErrors(t *testing.T) {
 // TestWriterMalformedArrow feeds a list whose offsets run past its child:
 // the row is rejected, nothing panics.
 func TestWriterMalformedArrow(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := []schema.DataField{field("a", schema.ArrayType(schema.IntType()).NotNull())}
 	good := jsonBatch(t, mem, fields, `[{"a":[1,2]}]`)

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 var blobField = []schema.DataField{{ID: 2, Name: "pic", Type: schema.BlobType()}}
@@ -20,7 +20,7 @@ var blobField = []schema.DataField{{ID: 2, Name: "pic", Type: schema.BlobType()}
 // readAll reads every value of a BLOB file (nil for NULL).
 func readAll(t *testing.T, b []byte, batch int) ([][]byte, error) {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	r, err := Open(context.Background(), bytes.NewReader(b), int64(len(b)), &ReadOptions{Name: "f.blob"})
 	if err != nil {

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/orc"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // TestGoldenFilesRead reads every ORC file of the golden corpus whole, with
@@ -25,7 +25,7 @@ func TestGoldenFilesRead(t *testing.T) {
 		data, err := os.ReadFile(g.path)
 		require.NoError(t, err)
 		for _, batch := range []int{1, 3, 0} {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			rows, err := readAll(ctx, data, g.path, g.fields, batch, mem)
 			require.NoError(t, err, g.path)
 			require.Positive(t, rows)
@@ -50,7 +50,7 @@ func TestCorruptFiles(t *testing.T) {
 		require.NoError(t, err)
 		name := filepath.Base(g.path)
 		check := func(what string, b []byte, mustFail bool) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			_, err := readSome(ctx, b, name, g.fields, 7, 500, mem)
 			mem.AssertSize(t, 0)
 			if err == nil {
@@ -104,7 +104,7 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx := context.Background()
 		for _, g := range fieldSets {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			_, err := readSome(ctx, data, "fuzz.orc", g.fields, 5, 200, mem)
 			if err != nil && !errors.Is(err, orc.ErrCorrupt) && !errors.Is(err, orc.ErrUnsupported) && !errors.Is(err, orc.ErrSchema) {
 				t.Fatalf("error %v wraps no sentinel", err)

@@ -20,6 +20,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 func fld(id int, name string, t schema.DataType) schema.DataField {
@@ -305,7 +306,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	}
 	for i, wc := range cases {
 		t.Run(wc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			g := gen{r: rand.New(rand.NewPCG(uint64(i), 42)), dict: wc.dict}
 			var buf bytes.Buffer

@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -44,7 +45,9 @@ func ArrowValue(arr arrow.Array, i int, t schema.DataType) (any, error) {
 		dt := a.DataType().(*arrow.Decimal128Type)
 		return data.Decimal{Unscaled: v.BigInt(), Precision: int(dt.Precision), Scale: int(dt.Scale)}, nil
 	case *array.String:
-		return a.Value(i), nil
+		// A copy, as for binary values: Value aliases the batch's buffer,
+		// which the allocator may reuse once the batch is released.
+		return strings.Clone(a.Value(i)), nil
 	case *array.Binary:
 		return append([]byte{}, a.Value(i)...), nil
 	case *array.LargeBinary:

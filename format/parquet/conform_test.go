@@ -19,6 +19,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // writeArrow writes one record of an arbitrary Arrow schema (no Paimon field
@@ -108,7 +109,7 @@ func TestForeignFileConversions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			got, err := readAll(t, file, tc.fields, &parquet.ReadRequest{Allocator: mem})
 			require.NoError(t, err)
@@ -118,7 +119,7 @@ func TestForeignFileConversions(t *testing.T) {
 }
 
 func TestNarrowingOutOfRange(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	sc := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32}}, nil)
 	file := writeArrow(t, sc, func(b *array.RecordBuilder) {
@@ -129,7 +130,7 @@ func TestNarrowingOutOfRange(t *testing.T) {
 }
 
 func TestIncompatibleType(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	sc := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.BinaryTypes.String}}, nil)
 	file := writeArrow(t, sc, func(b *array.RecordBuilder) {
@@ -140,7 +141,7 @@ func TestIncompatibleType(t *testing.T) {
 }
 
 func TestRowGroupsAndStats(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := benchFields()
 	file := writeFile(t, fields, 2500, pq.WithMaxRowGroupLength(1000))
@@ -222,7 +223,7 @@ func TestCorruptFiles(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			_, err := readAll(t, tc.data, ts.Fields, &parquet.ReadRequest{Allocator: mem})
 			require.Error(t, err)

@@ -8,10 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // FuzzRead feeds mutated Parquet files to Open and Read with the golden
@@ -31,7 +30,7 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx := context.Background()
 		for _, fields := range schemas {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			r, err := parquet.Open(ctx, bytes.NewReader(data), int64(len(data)), nil)
 			if err != nil {
 				if !errors.Is(err, parquet.ErrCorrupt) {

@@ -17,6 +17,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -105,7 +106,7 @@ func TestGoldenEveryFileReads(t *testing.T) {
 			for _, path := range files {
 				t.Run(filepath.Base(path), func(t *testing.T) {
 					for _, batch := range []int{0, 1, 2} {
-						mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+						mem := memcheck.New()
 						defer mem.AssertSize(t, 0)
 						readCanon(t, mem, path, ts.Fields, batch)
 					}
@@ -148,7 +149,7 @@ func liveFiles(t *testing.T, dir string) []string {
 func TestGoldenLatestSnapshotMatchesExpected(t *testing.T) {
 	for _, g := range goldenTables {
 		t.Run(g.scenario, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			ts := latestSchema(t, g.dir())
 			var got []string
@@ -205,7 +206,7 @@ func TestGoldenProjection(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			ctx := context.Background()
 			f, err := os.Open(path)
@@ -237,7 +238,7 @@ func TestGoldenProjection(t *testing.T) {
 // TestGoldenEarlyBreak stops after the first batch: the iterator must still
 // release everything it holds.
 func TestGoldenEarlyBreak(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	g := goldenTables[0]
 	ts := latestSchema(t, g.dir())

@@ -14,6 +14,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 func newBuilder(t *testing.T, mem memory.Allocator, typ schema.DataType) array.Builder {
@@ -70,7 +71,7 @@ func TestAppendValueRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			b := newBuilder(t, mem, tt.typ)
 			defer b.Release()
@@ -95,7 +96,7 @@ func TestAppendValueRoundTrip(t *testing.T) {
 }
 
 func TestAppendValueRescalesDecimal(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	typ := schema.DecimalType(6, 3)
 	b := newBuilder(t, mem, typ)
@@ -132,7 +133,7 @@ func TestAppendValueErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			b := newBuilder(t, mem, tt.typ)
 			defer b.Release()

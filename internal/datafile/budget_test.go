@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/parquet"
@@ -15,6 +14,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
 	"github.com/paimon-go/paimon-go/internal/datafile"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // fakeMember holds held bytes until released; releases are logged.
@@ -96,7 +96,7 @@ func TestBudgetRollsOpenFiles(t *testing.T) {
 	ctx := context.Background()
 	ts := tableSchema(t, nil, col("id", schema.BigIntType()), col("name", schema.StringType()), col("v", schema.DoubleType()))
 	fsys := memfs.New(nil)
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	const limit = 1 << 20
 	budget := datafile.NewBudget(limit)

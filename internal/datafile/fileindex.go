@@ -166,10 +166,13 @@ func indexValue(col arrow.Array, r int) (any, bool) {
 		return nil, true
 	}
 	switch c := col.(type) {
+	// Strings and binaries are copied: Value aliases the batch's buffer,
+	// which the allocator may reuse once the batch is released, and the
+	// bitmap index keeps its distinct values until the file closes.
 	case *array.String:
-		return c.Value(r), true
+		return strings.Clone(c.Value(r)), true
 	case *array.LargeString:
-		return c.Value(r), true
+		return strings.Clone(c.Value(r)), true
 	case *array.Binary:
 		return bytes.Clone(c.Value(r)), true
 	case *array.Int8:

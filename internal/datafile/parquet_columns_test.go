@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
@@ -17,6 +16,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
 	"github.com/paimon-go/paimon-go/internal/datafile"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // TestColumnFileWriterSameBytes writes the same batches with the columns
@@ -103,7 +103,7 @@ func TestColumnFileWriterSameBytes(t *testing.T) {
 			ts := tableSchema(t, tc.opts, tc.fields...)
 			write := func(workers int) (*memfs.FS, []manifest.DataFileMeta) {
 				ctx := context.Background()
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memcheck.New()
 				defer mem.AssertSize(t, 0)
 				fsys := memfs.New(nil)
 				w, err := datafile.NewWriter(datafile.Options{

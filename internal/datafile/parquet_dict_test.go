@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/stretchr/testify/require"
@@ -16,6 +15,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
 	"github.com/paimon-go/paimon-go/internal/datafile"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // TestParquetDictionaryChoice checks the columns written PLAIN from the
@@ -62,7 +62,7 @@ func TestParquetDictionaryChoice(t *testing.T) {
 		for _, workers := range []int{1, 3} {
 			t.Run(fmt.Sprintf("%s/workers=%d", tc.name, workers), func(t *testing.T) {
 				ctx := context.Background()
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memcheck.New()
 				defer mem.AssertSize(t, 0)
 				fsys := memfs.New(nil)
 				w, err := datafile.NewWriter(datafile.Options{FS: fsys, Dir: bucketDir, Schema: ts, Allocator: mem, Workers: workers})

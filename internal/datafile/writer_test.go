@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/stretchr/testify/require"
 
@@ -23,6 +22,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
 	"github.com/paimon-go/paimon-go/internal/datafile"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 const bucketDir = "wh/db.db/t/dt=1/bucket-0"
@@ -55,7 +55,7 @@ func TestRolling(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			t.Cleanup(func() { mem.AssertSize(t, 0) })
 			fsys := memfs.New(nil)
 			ts := tableSchema(t, tt.opts, wideFields...)
@@ -249,7 +249,7 @@ func TestAbort(t *testing.T) {
 		for _, afterClose := range []bool{false, true} {
 			t.Run(fmt.Sprint(format, afterClose), func(t *testing.T) {
 				ctx := context.Background()
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memcheck.New()
 				t.Cleanup(func() { mem.AssertSize(t, 0) })
 				fsys := memfs.New(nil)
 				ts := tableSchema(t, map[string]string{"file.format": format, "target-file-size": "1b"}, wideFields...)
@@ -292,7 +292,7 @@ func (f *failingFS) Create(ctx context.Context, name string, opts *fs.CreateOpti
 // Java's rolling writer does, and that the error sticks.
 func TestFailureAborts(t *testing.T) {
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	inner := memfs.New(nil)
 	ts := tableSchema(t, map[string]string{"target-file-size": "1b"}, wideFields...)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/parquet"
@@ -20,6 +19,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // TestGoldenRowsEvolve checks the casts of every evolving append-only golden
@@ -121,7 +121,7 @@ func readExpectedLines(t *testing.T, file string) map[string]int {
 // evolveRows builds a batch of rows under from, applies the mapping to to and
 // returns the canonical lines of the result.
 func evolveRows(t *testing.T, rows [][]any, from, to []schema.DataField) []string {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	m, err := New(to, from)
 	require.NoError(t, err)

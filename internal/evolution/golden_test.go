@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -21,6 +20,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/evolution"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // System fields of primary-key data files (Java SpecialFields).
@@ -136,7 +136,7 @@ func TestGoldenSchemaEvolution(t *testing.T) {
 
 func checkSnapshot(t *testing.T, g *goldenTable, id int64, wantFile string) bool {
 	ctx := context.Background()
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 
 	snap, live := g.liveFiles(t, id)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/evolution"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 func f(id int, name string, t schema.DataType) schema.DataField { return schema.NewField(id, name, t) }
@@ -67,7 +68,7 @@ func apply(t *testing.T, mem memory.Allocator, m *evolution.Mapping, rows string
 }
 
 func TestIdentity(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := []schema.DataField{f(0, "id", schema.IntType().NotNull()), f(1, "s", schema.StringType())}
 	m, err := evolution.New(fields, fields)
@@ -93,7 +94,7 @@ func TestIdentity(t *testing.T) {
 // NULL for added fields, dropped fields not read, renamed fields keep data,
 // widened types cast.
 func TestTopLevelEvolution(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	file := []schema.DataField{
 		f(0, "id", schema.IntType().NotNull()),
@@ -127,7 +128,7 @@ func TestTopLevelEvolution(t *testing.T) {
 }
 
 func TestNestedRowEvolution(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fileRow := schema.RowType(
 		f(10, "x", schema.IntType()),
@@ -170,7 +171,7 @@ func TestNestedRowEvolution(t *testing.T) {
 }
 
 func TestArrayAndMapEvolution(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	file := []schema.DataField{
 		f(1, "arr", schema.ArrayType(schema.IntType())),
@@ -202,7 +203,7 @@ func TestArrayAndMapEvolution(t *testing.T) {
 }
 
 func TestCastToStringOfNested(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	file := []schema.DataField{
 		f(1, "arr", schema.ArrayType(schema.DoubleType())),
@@ -222,7 +223,7 @@ func TestCastToStringOfNested(t *testing.T) {
 }
 
 func TestAtomicCastsThroughArrow(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	cases := []struct {
 		name     string
@@ -268,7 +269,7 @@ func TestAtomicCastsThroughArrow(t *testing.T) {
 }
 
 func TestSlicedInput(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	file := []schema.DataField{
 		f(1, "r", schema.RowType(f(10, "x", schema.IntType()))),
@@ -295,7 +296,7 @@ func TestSlicedInput(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	incompatible := []struct {
 		name        string
@@ -340,7 +341,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestLocationOption(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	shanghai, err := time.LoadLocation("Asia/Shanghai")
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/mergefunc"
 	"github.com/paimon-go/paimon-go/internal/mergetree"
 )
@@ -118,7 +119,7 @@ func BenchmarkMerge(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			opts := &mergetree.Options{Schema: bb.ts, Merge: c.merge, Allocator: mem}
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // TestColCmpMatchesKeyComparator checks that comparing Arrow cells (the hot
@@ -48,7 +48,7 @@ func TestColCmpMatchesKeyComparator(t *testing.T) {
 	for _, tt := range tests {
 		for _, desc := range []bool{false, true} {
 			t.Run(tt.typ.String(), func(t *testing.T) {
-				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				mem := memcheck.New()
 				defer mem.AssertSize(t, 0)
 				var vals []any
 				for range 40 {
@@ -96,7 +96,7 @@ func sgn(x int) int {
 }
 
 func TestColViewRejectsOtherTypes(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	b := array.NewInt32Builder(mem)
 	b.Append(1)

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/manifest"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/mergetree"
 )
 
@@ -24,7 +23,7 @@ func FuzzRead(f *testing.F) {
 
 func runFuzzRead(t *testing.T, raw []byte, batch byte, keep bool) {
 	{
-		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		mem := memcheck.New()
 		defer mem.AssertSize(t, 0)
 		ts := kvTable(t)
 		m := newMemTable(ts)

@@ -20,6 +20,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/mergefunc"
 	"github.com/paimon-go/paimon-go/internal/mergetree"
 )
@@ -284,8 +285,8 @@ func hiddenDedupFactory() mergefunc.Factory {
 }
 
 // checked returns a checked allocator that the test verifies at cleanup.
-func checked(t testing.TB) *memory.CheckedAllocator {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+func checked(t testing.TB) *memcheck.Allocator {
+	mem := memcheck.New()
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	return mem
 }

@@ -3,13 +3,13 @@ package testtable_test
 import (
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 )
 
@@ -31,7 +31,7 @@ func TestBuildRecordErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			mem := memcheck.New()
 			defer mem.AssertSize(t, 0)
 			rec, err := testtable.BuildRecord(mem, []schema.DataField{schema.NewField(0, "v", tt.typ)}, [][]any{tt.row})
 			require.Nil(t, rec)
@@ -46,7 +46,7 @@ func TestBuildRecordErrors(t *testing.T) {
 // TestBuildRecordRescalesDecimal checks that a decimal of another scale is
 // stored when no digit is lost.
 func TestBuildRecordRescalesDecimal(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	rec, err := testtable.BuildRecord(mem, []schema.DataField{schema.NewField(0, "d", schema.DecimalType(6, 3))},
 		[][]any{{data.NewDecimalFromInt64(15, 3, 1)}})

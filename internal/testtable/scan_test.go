@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
@@ -14,6 +13,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
@@ -110,7 +110,7 @@ func (f *scanFixture) upTo(t *testing.T, n int, keep func(row []any) bool, cols 
 // scanLines runs a scan and returns its rows as sorted canon-v1 lines.
 func scanLines(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) []string {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	ctx := context.Background()
 	scan := tbl.NewScan(append(opts, paimon.WithAllocator(mem))...)

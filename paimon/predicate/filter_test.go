@@ -15,6 +15,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/schema"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	p "github.com/paimon-go/paimon-go/paimon/predicate"
 )
 
@@ -85,7 +86,7 @@ func randFilterPred(r *rand.Rand, cols []int, depth int) *p.Predicate {
 // and random predicate trees over every filterable type.
 func TestFilterModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 7))
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	cols := filterable()
 	iters := 800
@@ -151,7 +152,7 @@ func TestFilterModel(t *testing.T) {
 }
 
 func TestFilterShapes(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := []schema.DataField{
 		schema.NewField(0, "k", schema.BigIntType()),
@@ -196,7 +197,7 @@ func TestFilterShapes(t *testing.T) {
 }
 
 func TestFilterErrors(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := []schema.DataField{
 		schema.NewField(0, "a", schema.IntType()),
@@ -300,7 +301,7 @@ func BenchmarkFilter(b *testing.B) {
 // every Arrow unit, seconds included, with literals between ticks and
 // beyond the int64 range of the unit.
 func TestFilterTimestampUnits(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	mem := memcheck.New()
 	defer mem.AssertSize(t, 0)
 	fields := []schema.DataField{schema.NewField(0, "t", schema.TimestampType(9))}
 	lits := []data.Timestamp{
