@@ -408,7 +408,7 @@ func (w *TableWriter) route(ctx context.Context, rec arrow.RecordBatch) error {
 		keyVals = make([]any, len(w.keyIdx))
 		bucketOf = func(r int, _ string) (int32, error) {
 			for j, c := range w.keyIdx {
-				v, err := parquet.ArrowValue(rec.Column(c), r, w.keyTypes[j])
+				v, err := parquet.ArrowValueView(rec.Column(c), r, w.keyTypes[j])
 				if err != nil {
 					return 0, fmt.Errorf("%w: %w", ErrSchemaMismatch, err)
 				}

@@ -572,7 +572,7 @@ func (p *pkWriter) route(ctx context.Context, rec arrow.RecordBatch) ([]*rowGrou
 	keyVals := make([]any, max(len(p.keyIdx), len(p.bucketKeyIdx)))
 	values := func(r int, idx []int, types []schema.DataType) ([]any, error) {
 		for j, c := range idx {
-			v, err := parquet.ArrowValue(rec.Column(c), r, types[j])
+			v, err := parquet.ArrowValueView(rec.Column(c), r, types[j])
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrSchemaMismatch, err)
 			}

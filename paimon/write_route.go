@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -70,7 +71,7 @@ func (w *TableWriter) groupRows(rec arrow.RecordBatch, bucketOf func(r int, part
 	var lastKey string
 	for r := 0; r < rows; r++ {
 		for j, c := range w.partIdx {
-			v, err := parquet.ArrowValue(rec.Column(c), r, w.partTypes[j])
+			v, err := parquet.ArrowValueView(rec.Column(c), r, w.partTypes[j])
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrSchemaMismatch, err)
 			}
@@ -96,7 +97,7 @@ func (w *TableWriter) groupRows(rec arrow.RecordBatch, bucketOf func(r int, part
 		if !ok {
 			g = &rowGroup{key: lastKey + "/" + strconv.Itoa(int(bucket)), partKey: lastKey,
 				partition: binaryrow.MarshalSerialized(row, len(w.partTypes)),
-				values:    append([]any(nil), partVals...), bucket: bucket}
+				values:    ownValues(partVals), bucket: bucket}
 			groups[gk] = g
 			order = append(order, g)
 		}
@@ -169,4 +170,21 @@ func allEqual[T comparable](vals []T) bool {
 		}
 	}
 	return true
+}
+
+// ownValues copies vals with their strings and binaries, which may be views
+// of a batch (parquet.ArrowValueView) that a group outlives.
+func ownValues(vals []any) []any {
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		switch x := v.(type) {
+		case string:
+			out[i] = strings.Clone(x)
+		case []byte:
+			out[i] = append([]byte{}, x...)
+		default:
+			out[i] = v
+		}
+	}
+	return out
 }

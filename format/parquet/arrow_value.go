@@ -14,8 +14,24 @@ import (
 // ArrowValue converts cell i of arr, an array of the Arrow type
 // schema.ToArrowType(t), into the format/data value model (nil for NULL). It
 // is the bridge between columnar batches and row-oriented code such as
-// canon.EncodeValue; it is not meant for hot paths.
+// canon.EncodeValue; it is not meant for hot paths. Strings and binaries
+// are copies: the value stays valid after the batch is released, whatever
+// its allocator does with the memory.
 func ArrowValue(arr arrow.Array, i int, t schema.DataType) (any, error) {
+	return arrowValue(arr, i, t, true)
+}
+
+// ArrowValueView is ArrowValue without the copies: strings and binaries
+// (also inside maps, lists and rows) are views of the batch's buffers,
+// valid only while the batch is and never to be modified. It is for code
+// that uses the value at once, such as hashing a key or encoding it into
+// a row, and would otherwise allocate for every cell.
+func ArrowValueView(arr arrow.Array, i int, t schema.DataType) (any, error) {
+	return arrowValue(arr, i, t, false)
+}
+
+// arrowValue is ArrowValue, copying strings and binaries when own is set.
+func arrowValue(arr arrow.Array, i int, t schema.DataType, own bool) (any, error) {
 	if i < 0 || i >= arr.Len() {
 		return nil, fmt.Errorf("parquet: index %d out of range [0, %d)", i, arr.Len())
 	}
@@ -45,13 +61,16 @@ func ArrowValue(arr arrow.Array, i int, t schema.DataType) (any, error) {
 		dt := a.DataType().(*arrow.Decimal128Type)
 		return data.Decimal{Unscaled: v.BigInt(), Precision: int(dt.Precision), Scale: int(dt.Scale)}, nil
 	case *array.String:
-		// A copy, as for binary values: Value aliases the batch's buffer,
-		// which the allocator may reuse once the batch is released.
-		return strings.Clone(a.Value(i)), nil
+		// Value aliases the batch's buffer, which the allocator may reuse
+		// once the batch is released.
+		if own {
+			return strings.Clone(a.Value(i)), nil
+		}
+		return a.Value(i), nil
 	case *array.Binary:
-		return append([]byte{}, a.Value(i)...), nil
+		return ownBytes(a.Value(i), own), nil
 	case *array.LargeBinary:
-		return append([]byte{}, a.Value(i)...), nil
+		return ownBytes(a.Value(i), own), nil
 	case *array.Date32:
 		return int32(a.Value(i)), nil
 	case *array.Time32:
@@ -82,11 +101,11 @@ func ArrowValue(arr arrow.Array, i int, t schema.DataType) (any, error) {
 		start, end := a.ValueOffsets(i)
 		m := data.Map{}
 		for k := int(start); k < int(end); k++ {
-			kv, err := ArrowValue(a.Keys(), k, *kt)
+			kv, err := arrowValue(a.Keys(), k, *kt, own)
 			if err != nil {
 				return nil, err
 			}
-			vv, err := ArrowValue(a.Items(), k, *vt)
+			vv, err := arrowValue(a.Items(), k, *vt, own)
 			if err != nil {
 				return nil, err
 			}
@@ -101,7 +120,7 @@ func ArrowValue(arr arrow.Array, i int, t schema.DataType) (any, error) {
 		start, end := a.ValueOffsets(i)
 		out := make([]any, 0, end-start)
 		for k := int(start); k < int(end); k++ {
-			v, err := ArrowValue(a.ListValues(), k, *t.Element)
+			v, err := arrowValue(a.ListValues(), k, *t.Element, own)
 			if err != nil {
 				return nil, err
 			}
@@ -118,14 +137,14 @@ func ArrowValue(arr arrow.Array, i int, t schema.DataType) (any, error) {
 			if !ok1 || !ok2 {
 				return bad()
 			}
-			return data.Variant{Value: append([]byte{}, val.Value(i)...), Metadata: append([]byte{}, md.Value(i)...)}, nil
+			return data.Variant{Value: ownBytes(val.Value(i), own), Metadata: ownBytes(md.Value(i), own)}, nil
 		}
 		if t.Root != schema.Row || len(t.Fields) != a.NumField() {
 			return bad()
 		}
 		out := make([]any, len(t.Fields))
 		for k, f := range t.Fields {
-			v, err := ArrowValue(a.Field(k), i, f.Type)
+			v, err := arrowValue(a.Field(k), i, f.Type, own)
 			if err != nil {
 				return nil, err
 			}
@@ -134,4 +153,13 @@ func ArrowValue(arr arrow.Array, i int, t schema.DataType) (any, error) {
 		return out, nil
 	}
 	return bad()
+}
+
+// ownBytes returns a copy of b when own is set (never nil, as before: an
+// empty value stays distinct from NULL), else b.
+func ownBytes(b []byte, own bool) []byte {
+	if own {
+		return append([]byte{}, b...)
+	}
+	return b
 }

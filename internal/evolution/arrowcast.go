@@ -33,7 +33,7 @@ func (n *castNode) apply(src arrow.Array, mem memory.Allocator) (out arrow.Array
 				b.AppendNull()
 				continue
 			}
-			v, err := parquet.ArrowValue(src, i, n.from)
+			v, err := parquet.ArrowValueView(src, i, n.from)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %w", ErrBatch, err)
 			}

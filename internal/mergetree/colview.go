@@ -215,8 +215,8 @@ func (c *colCmp) compare(x *colView, i int, y *colView, j int) int {
 	case viewDecimal:
 		r = x.dec[i].Cmp(y.dec[j])
 	default:
-		a, errA := parquet.ArrowValue(x.arr, i, c.typ)
-		b, errB := parquet.ArrowValue(y.arr, j, c.typ)
+		a, errA := parquet.ArrowValueView(x.arr, i, c.typ)
+		b, errB := parquet.ArrowValueView(y.arr, j, c.typ)
 		if errA != nil || errB != nil {
 			// Batches are type-checked when loaded; unreachable.
 			return 0

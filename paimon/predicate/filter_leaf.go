@@ -135,7 +135,7 @@ func (b *Bound) evalLeaf(col arrow.Array, n int, dst []uint64) error {
 func (b *Bound) evalRows(col arrow.Array, n int, dst []uint64) error {
 	clear(dst)
 	for i := 0; i < n; i++ {
-		v, err := parquet.ArrowValue(col, i, b.field.Type)
+		v, err := parquet.ArrowValueView(col, i, b.field.Type)
 		if err != nil {
 			return fmt.Errorf("%w: column %d (%q): %w", ErrBatch, b.index, b.field.Name, err)
 		}

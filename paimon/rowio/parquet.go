@@ -161,7 +161,7 @@ func (s *parquetSource) column(rec arrow.RecordBatch, i int, c parquetColumn, n 
 	defer b.Release()
 	b.Reserve(n)
 	for r := range n {
-		v, err := parquet.ArrowValue(src, r, c.srcType)
+		v, err := parquet.ArrowValueView(src, r, c.srcType)
 		if err != nil {
 			return nil, s.rowError(r, dst.Name, err)
 		}
