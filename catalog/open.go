@@ -32,8 +32,10 @@ type Options struct {
 	Properties map[string]string
 	// BlobOpener is given to the tables the catalog loads
 	// (paimon.TableOptions.BlobOpener): it fetches BLOB columns stored as
-	// descriptors. fs.OpenFileURI opens any URI of a registered scheme, as
-	// Java's FileIO does; nil refuses such columns.
+	// descriptors, by URI of any registered scheme, as Java's FileIO does.
+	// fs.NewURIOpener().OpenFile keeps one file system per bucket until
+	// its Close; fs.OpenFileURI opens one per value. Nil refuses such
+	// columns.
 	BlobOpener func(ctx context.Context, uri string) (fs.File, error)
 }
 

@@ -51,10 +51,15 @@ func scanCanon(t *testing.T, tbl *paimon.Table, opts ...paimon.ScanOption) ([]st
 	return lines, nil
 }
 
-// appendCase opens the table of a golden case.
+// goldenBlobs opens the objects the golden tables' BLOB descriptors name,
+// sharing the local file system between them (fs.OpenFileURI's way, one
+// per value, is covered by the golden dumps).
+var goldenBlobs = fs.NewURIOpener()
+
+// openGoldenTable opens the table of a golden case.
 func openGoldenTable(t *testing.T, c goldenCase) *paimon.Table {
 	t.Helper()
-	tbl, err := paimon.OpenTable(context.Background(), c.fsys, c.meta.Root(), &paimon.TableOptions{BlobOpener: fs.OpenFileURI})
+	tbl, err := paimon.OpenTable(context.Background(), c.fsys, c.meta.Root(), &paimon.TableOptions{BlobOpener: goldenBlobs.OpenFile})
 	require.NoError(t, err)
 	return tbl
 }

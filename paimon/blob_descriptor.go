@@ -38,7 +38,10 @@ import (
 // BlobOpener opens the object a BLOB descriptor names, by the URI the
 // descriptor holds as Java wrote it (a path such as "/data/x.bin", or a URI
 // such as "s3://bucket/x.bin"). Java opens it with the table's FileIO; an
-// opener that cannot reach the URI returns an error saying so.
+// opener that cannot reach the URI returns an error saying so. It is called
+// once per value: fs.NewURIOpener().OpenFile opens each bucket (or the
+// local file system) once and reuses it, where fs.OpenFileURI opens a file
+// system, and for an object store a client, per call.
 type BlobOpener func(ctx context.Context, uri string) (fs.File, error)
 
 // maxBlobValue bounds one value as Java's BlobRef.toData bounds the byte

@@ -130,10 +130,15 @@ func (f *catalogFlags) open(ctx context.Context, warehouse string) (catalog.Cata
 	// BLOB columns stored as descriptors are fetched from wherever the
 	// descriptors point, through the file systems this command links, as
 	// Java fetches them through the table's FileIO.
-	cat, err := catalog.Open(ctx, warehouse, &catalog.Options{Properties: f.props, BlobOpener: fs.OpenFileURI})
+	cat, err := catalog.Open(ctx, warehouse, &catalog.Options{Properties: f.props, BlobOpener: blobOpener.OpenFile})
 	f.last = cat
 	return cat, err
 }
+
+// blobOpener opens the objects BLOB descriptors name, keeping one file
+// system per bucket for the life of the process (a command is one process;
+// the in-process tests share it, which only keeps file systems open).
+var blobOpener = fs.NewURIOpener()
 
 // loadTable opens the catalog and loads the named table. The returned
 // close function releases the catalog (and its file system); the table
