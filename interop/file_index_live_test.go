@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -92,7 +92,7 @@ func TestLiveFileIndexWrittenByUs(t *testing.T) {
 			}
 			w, err := tbl.NewWriter(nil)
 			require.NoError(t, err)
-			b := array.NewRecordBuilder(memory.DefaultAllocator, w.ArrowSchema())
+			b := array.NewRecordBuilder(memcheck.New(), w.ArrowSchema())
 			for _, r := range op.Rows {
 				for j, f := range tbl.Schema().Fields {
 					v, ok := r[f.Name]
@@ -214,7 +214,7 @@ func TestLiveFileIndexPrimaryKeyWrittenByUs(t *testing.T) {
 	for f := 1; f <= 3; f++ {
 		w, err := tbl.NewWriter(nil)
 		require.NoError(t, err)
-		b := array.NewRecordBuilder(memory.DefaultAllocator, w.ArrowSchema())
+		b := array.NewRecordBuilder(memcheck.New(), w.ArrowSchema())
 		n := int64(10 * f)
 		if f == 2 {
 			n = -n

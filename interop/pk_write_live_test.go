@@ -14,7 +14,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
@@ -22,6 +21,7 @@ import (
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/interop"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -396,7 +396,7 @@ func pwBatch(t *testing.T, fields []schema.DataField, rows []pwRow) arrow.Record
 	all := append(append([]schema.DataField(nil), fields...), schema.NewField(999, "_op", schema.StringType()))
 	sc, err := schema.ToArrowSchema(all)
 	require.NoError(t, err)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	b := array.NewRecordBuilder(memcheck.New(), sc)
 	defer b.Release()
 	for _, r := range rows {
 		for i, f := range fields {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
@@ -52,7 +51,7 @@ func ExampleTable_Append() {
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
 	}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sch)
+	b := array.NewRecordBuilder(memcheck.New(), sch)
 	defer b.Release()
 	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2}, nil)
 	b.Field(1).(*array.StringBuilder).AppendValues([]string{"ada", "grace"}, nil)

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -82,7 +82,7 @@ func TestCommitWriterProcess(t *testing.T) {
 	defer w.Close(ctx)
 	for i := 0; i < procCommits; i++ {
 		from := (g*procCommits + i) * procRows
-		rec, err := testtable.BuildRecord(memory.DefaultAllocator, writeFields, rowsOf(from, from+procRows, 5))
+		rec, err := testtable.BuildRecord(memcheck.New(), writeFields, rowsOf(from, from+procRows, 5))
 		require.NoError(t, err)
 		require.NoError(t, w.Write(ctx, rec))
 		rec.Release()

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/index"
@@ -18,6 +17,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
 	"github.com/paimon-go/paimon-go/internal/datafile"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 )
 
@@ -74,7 +74,7 @@ func (d *dvTable) write(n int) {
 	}
 	w, err := d.reopen().NewWriter(nil)
 	require.NoError(d.t, err)
-	rec, err := testtable.BuildRecord(memory.DefaultAllocator, dvFields, rows)
+	rec, err := testtable.BuildRecord(memcheck.New(), dvFields, rows)
 	require.NoError(d.t, err)
 	require.NoError(d.t, w.Write(ctx, rec))
 	rec.Release()

@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -170,7 +170,7 @@ func TestWriterCompactorProcess(t *testing.T) {
 		require.NoError(t, err)
 		defer w.Close(ctx)
 		for i := range wcCommits() {
-			rec, err := testtable.BuildRecord(memory.DefaultAllocator, writeFields, rowsOf(i*wcRows, (i+1)*wcRows, 3))
+			rec, err := testtable.BuildRecord(memcheck.New(), writeFields, rowsOf(i*wcRows, (i+1)*wcRows, 3))
 			require.NoError(t, err)
 			require.NoError(t, w.Write(ctx, rec))
 			rec.Release()

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -94,7 +93,7 @@ func writeCommits(t *testing.T, tbl *paimon.Table, rows [][]any, n int) {
 		}
 		w, err := tbl.NewWriter(&paimon.WriterOptions{WriteOnly: true})
 		require.NoError(t, err)
-		rec := batch(t, memory.DefaultAllocator, rows[lo:hi])
+		rec := batch(t, memcheck.New(), rows[lo:hi])
 		require.NoError(t, w.Write(ctx, rec))
 		rec.Release()
 		msgs, err := w.PrepareCommit(ctx)
@@ -500,7 +499,7 @@ func TestWriterWriteOnlyDoesNotCompact(t *testing.T) {
 			defer w.Close(ctx)
 			c := newCommit(t, tbl, "")
 			for i := range 6 {
-				rec := batch(t, memory.DefaultAllocator, rowsOf(i*10, i*10+10, 1))
+				rec := batch(t, memcheck.New(), rowsOf(i*10, i*10+10, 1))
 				require.NoError(t, w.Write(ctx, rec))
 				rec.Release()
 				msgs, err := w.PrepareCommit(ctx)
@@ -527,7 +526,7 @@ func TestWriterCompactionLosesToCompactJob(t *testing.T) {
 	defer w.Close(ctx)
 	c := newCommit(t, tbl, "ingester")
 	for i := range 5 {
-		rec := batch(t, memory.DefaultAllocator, rowsOf(i*10, i*10+10, 1))
+		rec := batch(t, memcheck.New(), rowsOf(i*10, i*10+10, 1))
 		require.NoError(t, w.Write(ctx, rec))
 		rec.Release()
 		msgs, err := w.PrepareCommit(ctx)
@@ -570,7 +569,7 @@ func TestWriterResyncsAfterLostCompaction(t *testing.T) {
 			lost, won, race := 0, 0, false
 			const rounds = 30
 			for i := range rounds {
-				rec := batch(t, memory.DefaultAllocator, rowsOf(i*10, i*10+10, 1))
+				rec := batch(t, memcheck.New(), rowsOf(i*10, i*10+10, 1))
 				require.NoError(t, w.Write(ctx, rec))
 				rec.Release()
 				msgs, err := w.PrepareCommit(ctx)

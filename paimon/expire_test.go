@@ -18,7 +18,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -552,7 +551,7 @@ func TestExpireAppendTable(t *testing.T) {
 	clock := time.Now().Add(-time.Hour)
 	tt.SetClock(func() time.Time { clock = clock.Add(time.Minute); return clock })
 	for i := range int64(6) {
-		rec, err := testtable.BuildRecord(memory.DefaultAllocator, ts.Fields,
+		rec, err := testtable.BuildRecord(memcheck.New(), ts.Fields,
 			[][]any{{"d" + expItoa(i%2), i, "v" + expItoa(i)}, {"d" + expItoa(i%2), i + 100, nil}})
 		require.NoError(t, err)
 		_, err = tt.Commit(ctx, testtable.DataFile{Partition: []any{"d" + expItoa(i%2)}, Records: []arrow.RecordBatch{rec}})

@@ -117,3 +117,11 @@ func MarkDeleted(ctx context.Context, tbl *Table, col int, match func(v any) boo
 	_, err = c.tryCommit(ctx, provider, BatchCommitIdentifier, snapshot.CommitOverwrite, true)
 	return err
 }
+
+// SetSplitFailedHook makes ordered parallel reads call hook with the index
+// of a failed split once they have recorded its failure; the returned
+// function removes it. Set it before a read starts.
+func SetSplitFailedHook(hook func(i int)) (restore func()) {
+	splitFailed = hook
+	return func() { splitFailed = nil }
+}

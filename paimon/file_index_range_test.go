@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/fileindex"
@@ -15,6 +14,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/fstest"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 	"github.com/paimon-go/paimon-go/paimon/predicate"
 )
@@ -42,7 +42,7 @@ func writeRangeIndexedTable(tb testing.TB, fsys *fstest.CountingFS, dir string, 
 	for f := range files {
 		w, err := tbl.NewWriter(nil)
 		require.NoError(tb, err)
-		b := array.NewRecordBuilder(memory.DefaultAllocator, w.ArrowSchema())
+		b := array.NewRecordBuilder(memcheck.New(), w.ArrowSchema())
 		n := int64(10 * f)
 		if f%2 == 1 {
 			n = -n
@@ -180,7 +180,7 @@ func TestFileIndexWrittenPrimaryKey(t *testing.T) {
 			w, err := tbl.NewWriter(nil)
 			require.NoError(t, err)
 			defer w.Close(ctx)
-			b := array.NewRecordBuilder(memory.DefaultAllocator, w.ArrowSchema())
+			b := array.NewRecordBuilder(memcheck.New(), w.ArrowSchema())
 			// Written out of key order: the file holds ids 0..99 sorted.
 			for i := range 100 {
 				id := int64((i * 37) % 100)

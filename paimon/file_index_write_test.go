@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
@@ -50,7 +49,7 @@ func writeIndexedTableKeys(tb testing.TB, fsys fs.FS, dir string, opts map[strin
 	for f := range files {
 		w, err := tbl.NewWriter(nil)
 		require.NoError(tb, err)
-		b := array.NewRecordBuilder(memory.DefaultAllocator, w.ArrowSchema())
+		b := array.NewRecordBuilder(memcheck.New(), w.ArrowSchema())
 		for i := range rowsPerFile {
 			id := int64(f*rowsPerFile + i)
 			b.Field(0).(*array.Int64Builder).Append(id)
@@ -260,7 +259,7 @@ func writeRangeBenchTable(tb testing.TB, fsys fs.FS, dir string, opts map[string
 	for f := range files {
 		w, err := tbl.NewWriter(nil)
 		require.NoError(tb, err)
-		b := array.NewRecordBuilder(memory.DefaultAllocator, w.ArrowSchema())
+		b := array.NewRecordBuilder(memcheck.New(), w.ArrowSchema())
 		for i := range perFile {
 			id := int64(f*perFile + i)
 			n := id * 1000003 % total

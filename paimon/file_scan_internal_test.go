@@ -6,11 +6,11 @@ import (
 	iofs "io/fs"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/memfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 )
 
@@ -30,7 +30,7 @@ func TestFileScanReadEach(t *testing.T) {
 	for i := range 3 {
 		w, err := tbl.NewWriter(nil)
 		require.NoError(t, err)
-		rec, err := testtable.BuildRecord(memory.DefaultAllocator, fields, [][]any{{int64(i)}})
+		rec, err := testtable.BuildRecord(memcheck.New(), fields, [][]any{{int64(i)}})
 		require.NoError(t, err)
 		require.NoError(t, w.Write(ctx, rec))
 		rec.Release()

@@ -112,12 +112,20 @@ func (b *orderedBuffer) put(i int, it readItem) bool {
 	b.held += it.size
 	if it.err != nil {
 		b.failed = min(b.failed, i)
+		if splitFailed != nil {
+			splitFailed(i)
+		}
 	}
 	if i == b.head {
 		b.consumer.Signal()
 	}
 	return it.err == nil
 }
+
+// splitFailed, when set (by tests, before a read starts), is called with
+// the index of a split whose error an ordered read has just recorded; from
+// then on no worker starts a later split.
+var splitFailed func(i int)
 
 // room reports whether split i, which holds a batch already, may queue
 // one more of size bytes.

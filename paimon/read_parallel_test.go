@@ -268,8 +268,12 @@ func TestScanReadAheadError(t *testing.T) {
 		}
 		return -1
 	}
+	// Split 0's open waits until the read has recorded the failure: a
+	// worker released at the failing open itself could finish split 0
+	// and start the next split before the other worker recorded it.
 	failed := make(chan struct{})
 	var once sync.Once
+	defer paimon.SetSplitFailedHook(func(int) { once.Do(func() { close(failed) }) })()
 	var mu sync.Mutex
 	started := map[int]bool{}
 	cfs.SetFault(func(op fstest.Op, name string) error {
@@ -289,7 +293,6 @@ func TestScanReadAheadError(t *testing.T) {
 				return errors.New("the worker ahead never reached the failing split")
 			}
 		case i == failAt:
-			once.Do(func() { close(failed) })
 			return errors.New("injected failure")
 		}
 		return nil

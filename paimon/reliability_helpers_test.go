@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -79,7 +79,7 @@ func relWriteWith(ctx context.Context, fsys fs.FS, dir, user string, rows [][]an
 	}
 	defer w.Close(ctx)
 	for i := 0; i < len(rows); i += 40 {
-		rec, err := testtable.BuildRecord(memory.DefaultAllocator, writeFields, rows[i:min(i+40, len(rows))])
+		rec, err := testtable.BuildRecord(memcheck.New(), writeFields, rows[i:min(i+40, len(rows))])
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +114,7 @@ func relWritePK(ctx context.Context, fsys fs.FS, dir, user string, identifier in
 	}
 	defer w.Close(ctx)
 	for i := 0; i < len(upserts); i += 40 {
-		rec, err := testtable.BuildRecord(memory.DefaultAllocator, writeFields, upserts[i:min(i+40, len(upserts))])
+		rec, err := testtable.BuildRecord(memcheck.New(), writeFields, upserts[i:min(i+40, len(upserts))])
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +130,7 @@ func relWritePK(ctx context.Context, fsys fs.FS, dir, user string, identifier in
 		for _, k := range dels[i:min(i+40, len(dels))] {
 			rows = append(rows, []any{k})
 		}
-		rec, err := testtable.BuildRecord(memory.DefaultAllocator, keyOnly, rows)
+		rec, err := testtable.BuildRecord(memcheck.New(), keyOnly, rows)
 		if err != nil {
 			return nil, err
 		}

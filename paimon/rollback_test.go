@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -125,7 +125,7 @@ func TestRollbackReplay(t *testing.T) {
 		w, err := tbl.NewWriter(nil)
 		require.NoError(t, err)
 		defer w.Close(ctx)
-		rec, err := testtable.BuildRecord(memory.DefaultAllocator, fields, [][]any{{dt, id, v}})
+		rec, err := testtable.BuildRecord(memcheck.New(), fields, [][]any{{dt, id, v}})
 		require.NoError(t, err)
 		defer rec.Release()
 		require.NoError(t, w.Write(ctx, rec))

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -105,7 +104,7 @@ func TestRowTrackingRolledFiles(t *testing.T) {
 		require.NoError(t, err)
 		rows := rowsOf(0, 3000, 1)
 		for i := 0; i < len(rows); i += 1000 {
-			rec := batch(t, memory.DefaultAllocator, rows[i:i+1000])
+			rec := batch(t, memcheck.New(), rows[i:i+1000])
 			require.NoError(t, w.Write(ctx, rec))
 			rec.Release()
 		}
@@ -153,7 +152,7 @@ func TestRowTrackingRetryReassigns(t *testing.T) {
 	tbl, fsys := newWriteTable(t, false, map[string]string{"row-tracking.enabled": "true"})
 	w, err := tbl.NewWriter(nil)
 	require.NoError(t, err)
-	rec := batch(t, memory.DefaultAllocator, rowsOf(0, 4, 1))
+	rec := batch(t, memcheck.New(), rowsOf(0, 4, 1))
 	require.NoError(t, w.Write(ctx, rec))
 	rec.Release()
 	msgs, err := w.PrepareCommit(ctx)

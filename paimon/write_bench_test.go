@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -96,7 +96,7 @@ func BenchmarkRawParquetWrite10M(b *testing.B) {
 	recs := writeBenchBatches()
 	// The writer settings internal/datafile uses for Paimon data files.
 	props := pq.NewWriterProperties(pq.WithCompression(compress.Codecs.Zstd), pq.WithCompressionLevel(1),
-		pq.WithAllocator(memory.DefaultAllocator), pq.WithStoreDecimalAsInteger(true), pq.WithRootName("paimon_schema"))
+		pq.WithAllocator(memcheck.New()), pq.WithStoreDecimalAsInteger(true), pq.WithRootName("paimon_schema"))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

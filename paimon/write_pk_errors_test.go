@@ -7,11 +7,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -100,7 +100,7 @@ func nullKeyBatch(t *testing.T, tbl *paimon.Table) arrow.RecordBatch {
 	defer w.Close(context.Background())
 	fields := append([]arrow.Field(nil), w.ArrowSchema().Fields()...)
 	fields = append(fields, arrow.Field{Name: "op", Type: arrow.BinaryTypes.String})
-	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))
+	b := array.NewRecordBuilder(memcheck.New(), arrow.NewSchema(fields, nil))
 	defer b.Release()
 	b.Field(0).(*array.StringBuilder).Append("2024-01-01")
 	b.Field(1).(*array.Int64Builder).AppendNull()
@@ -117,7 +117,7 @@ func kindBatch(t *testing.T, tbl *paimon.Table, kindType arrow.DataType, null bo
 	sc, err := schema.ToArrowSchema(tbl.Schema().Fields)
 	require.NoError(t, err)
 	fields := append(append([]arrow.Field(nil), sc.Fields()...), arrow.Field{Name: "op", Type: kindType, Nullable: true})
-	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))
+	b := array.NewRecordBuilder(memcheck.New(), arrow.NewSchema(fields, nil))
 	defer b.Release()
 	b.Field(0).(*array.StringBuilder).Append("2024-01-01")
 	b.Field(1).(*array.Int64Builder).Append(1)

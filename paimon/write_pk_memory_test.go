@@ -13,10 +13,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -106,7 +106,7 @@ func pkMemKey(i, keys int) int64 {
 
 // pkMemBatch builds rows [from, to).
 func pkMemBatch(sc *arrow.Schema, from, to, keys int) arrow.RecordBatch {
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	b := array.NewRecordBuilder(memcheck.New(), sc)
 	defer b.Release()
 	kb := b.Field(0).(*array.Int64Builder)
 	vb := b.Field(1).(*array.Int64Builder)

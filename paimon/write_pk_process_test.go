@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/binaryrow"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs/localfs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon"
 )
@@ -289,7 +289,7 @@ func TestPrimaryKeyWriterProcess(t *testing.T) {
 		return tbl, w
 	}
 	write := func(w *paimon.TableWriter, r int) []paimon.CommitMessage {
-		rec, err := testtable.BuildRecord(memory.DefaultAllocator, pkProcFields, pkProcChanges(g, r, keys, live))
+		rec, err := testtable.BuildRecord(memcheck.New(), pkProcFields, pkProcChanges(g, r, keys, live))
 		require.NoError(t, err)
 		require.NoError(t, w.Write(ctx, rec))
 		rec.Release()

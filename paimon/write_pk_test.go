@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -19,6 +18,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/localfs"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -58,7 +58,7 @@ func pkBatch(t *testing.T, tbl *paimon.Table, rows [][]any, kinds []string) arro
 	}
 	sc, err := schema.ToArrowSchema(fields)
 	require.NoError(t, err)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	b := array.NewRecordBuilder(memcheck.New(), sc)
 	defer b.Release()
 	for i, r := range rows {
 		for c, f := range tbl.Schema().Fields {
@@ -295,7 +295,7 @@ func TestWritePrimaryKeyOptions(t *testing.T) {
 // columnsBatchOf builds a batch from columns of values.
 func columnsBatchOf(t *testing.T, fields []arrow.Field, cols ...[]any) arrow.RecordBatch {
 	t.Helper()
-	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))
+	b := array.NewRecordBuilder(memcheck.New(), arrow.NewSchema(fields, nil))
 	defer b.Release()
 	for i, col := range cols {
 		for _, v := range col {

@@ -291,7 +291,7 @@ func TestCommitMessageRoundTrip(t *testing.T) {
 	tbl, fsys := newWriteTable(t, true, map[string]string{"bucket": "2", "bucket-key": "id"})
 	w, err := tbl.NewWriter(nil)
 	require.NoError(t, err)
-	rec := batch(t, memory.DefaultAllocator, rowsOf(0, 50, 3))
+	rec := batch(t, memcheck.New(), rowsOf(0, 50, 3))
 	require.NoError(t, w.Write(ctx, rec))
 	rec.Release()
 	msgs, err := w.PrepareCommit(ctx)
@@ -320,7 +320,7 @@ func TestOverwrite(t *testing.T) {
 		w, err := tbl.NewWriter(nil)
 		require.NoError(t, err)
 		if len(rows) > 0 {
-			rec := batch(t, memory.DefaultAllocator, rows)
+			rec := batch(t, memcheck.New(), rows)
 			require.NoError(t, w.Write(ctx, rec))
 			rec.Release()
 		}
@@ -462,28 +462,28 @@ func TestWriteBadInput(t *testing.T) {
 	defer w.Close(ctx)
 
 	wrong := []schema.DataField{writeFields[0], writeFields[1], writeFields[2]}
-	rec, err := testtable.BuildRecord(memory.DefaultAllocator, wrong, [][]any{{"a", int64(1), "x"}})
+	rec, err := testtable.BuildRecord(memcheck.New(), wrong, [][]any{{"a", int64(1), "x"}})
 	require.NoError(t, err)
 	require.ErrorIs(t, w.Write(ctx, rec), paimon.ErrSchemaMismatch)
 	rec.Release()
 
 	renamed := slices.Clone(writeFields)
 	renamed[2].Name = "nom"
-	rec, err = testtable.BuildRecord(memory.DefaultAllocator, renamed, [][]any{{"a", int64(1), "x", 1.0}})
+	rec, err = testtable.BuildRecord(memcheck.New(), renamed, [][]any{{"a", int64(1), "x", 1.0}})
 	require.NoError(t, err)
 	require.ErrorIs(t, w.Write(ctx, rec), paimon.ErrSchemaMismatch)
 	rec.Release()
 
 	retyped := slices.Clone(writeFields)
 	retyped[3].Type = schema.FloatType()
-	rec, err = testtable.BuildRecord(memory.DefaultAllocator, retyped, [][]any{{"a", int64(1), "x", float32(1)}})
+	rec, err = testtable.BuildRecord(memcheck.New(), retyped, [][]any{{"a", int64(1), "x", float32(1)}})
 	require.NoError(t, err)
 	require.ErrorIs(t, w.Write(ctx, rec), paimon.ErrSchemaMismatch)
 	rec.Release()
 
 	nullable := slices.Clone(writeFields)
 	nullable[1].Type = schema.BigIntType()
-	rec, err = testtable.BuildRecord(memory.DefaultAllocator, nullable, [][]any{{"a", nil, "x", 1.0}})
+	rec, err = testtable.BuildRecord(memcheck.New(), nullable, [][]any{{"a", nil, "x", 1.0}})
 	require.NoError(t, err)
 	err = w.Write(ctx, rec)
 	require.ErrorIs(t, err, paimon.ErrSchemaMismatch)
@@ -519,7 +519,7 @@ func TestCommitSchemaChanged(t *testing.T) {
 	tbl, fsys := newWriteTable(t, false, nil)
 	w, err := tbl.NewWriter(nil)
 	require.NoError(t, err)
-	rec := batch(t, memory.DefaultAllocator, rowsOf(0, 5, 1))
+	rec := batch(t, memcheck.New(), rowsOf(0, 5, 1))
 	require.NoError(t, w.Write(ctx, rec))
 	rec.Release()
 	msgs, err := w.PrepareCommit(ctx)
@@ -569,7 +569,7 @@ func TestConcurrentCommitters(t *testing.T) {
 					return
 				}
 				from := (g*commits + i) * 3
-				rec, err := testtable.BuildRecord(memory.DefaultAllocator, writeFields, rowsOf(from, from+3, 2))
+				rec, err := testtable.BuildRecord(memcheck.New(), writeFields, rowsOf(from, from+3, 2))
 				if err != nil {
 					errs <- err
 					return
@@ -635,7 +635,7 @@ func TestCommitLostRaceCleansUp(t *testing.T) {
 	require.NoError(t, err)
 	w, err := tbl.NewWriter(nil)
 	require.NoError(t, err)
-	rec := batch(t, memory.DefaultAllocator, rowsOf(0, 5, 1))
+	rec := batch(t, memcheck.New(), rowsOf(0, 5, 1))
 	require.NoError(t, w.Write(ctx, rec))
 	rec.Release()
 	msgs, err := w.PrepareCommit(ctx)

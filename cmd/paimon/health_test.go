@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/format/snapshot"
 	pfs "github.com/paimon-go/paimon-go/fs"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/testtable"
 	"github.com/paimon-go/paimon-go/paimon/health"
 )
@@ -222,7 +222,7 @@ func TestHealthTesttable(t *testing.T) {
 	fsys, root, err := pfs.OpenURI(ctx, wh)
 	require.NoError(t, err)
 	t.Cleanup(func() { fsys.Close() })
-	mem := memory.NewGoAllocator()
+	mem := memcheck.New()
 
 	create := func(name string, opts map[string]string) *testtable.Table {
 		b := schema.NewSchemaBuilder().

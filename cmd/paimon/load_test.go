@@ -10,8 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/stretchr/testify/require"
 )
 
@@ -170,7 +170,7 @@ func writeParquet(t *testing.T, name string, rec arrow.RecordBatch) string {
 // TestLoadParquet loads Parquet files whose columns come in another order
 // and with other types: cast exactly or refused.
 func TestLoadParquet(t *testing.T) {
-	mem := memory.DefaultAllocator
+	mem := memcheck.New()
 	build := func(idType arrow.DataType, ids []int64) arrow.RecordBatch {
 		sch := arrow.NewSchema([]arrow.Field{
 			{Name: "score", Type: arrow.PrimitiveTypes.Float32, Nullable: true},

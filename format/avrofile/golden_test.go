@@ -359,7 +359,7 @@ func TestGoldenProjection(t *testing.T) {
 		}
 		return out
 	}
-	all := readRows(t, memory.NewGoAllocator(), path, ts.Fields, 0)
+	all := readRows(t, memcheck.New(), path, ts.Fields, 0)
 	col := func(name string) int {
 		for i, f := range ts.Fields {
 			if f.Name == name {

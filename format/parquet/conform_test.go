@@ -11,7 +11,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/stretchr/testify/require"
@@ -29,7 +28,7 @@ func writeArrow(t *testing.T, sc *arrow.Schema, build func(b *array.RecordBuilde
 	var buf bytes.Buffer
 	w, err := pqarrow.NewFileWriter(sc, &buf, pq.NewWriterProperties(props...), pqarrow.DefaultWriterProps())
 	require.NoError(t, err)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	b := array.NewRecordBuilder(memcheck.New(), sc)
 	defer b.Release()
 	build(b)
 	rec := b.NewRecordBatch()

@@ -159,7 +159,7 @@ func TestAppendValueNoAlloc(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			const runs = 100
-			b := newBuilder(t, memory.NewGoAllocator(), tt.typ)
+			b := newBuilder(t, memcheck.New(), tt.typ)
 			defer b.Release()
 			b.Reserve(runs + 1)
 			// Grow the nested builders once, before counting.

@@ -19,6 +19,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // clock is the fixed time tests stamp files with.
@@ -47,7 +48,7 @@ func record(t *testing.T, mem memory.Allocator, fields []schema.DataField, rows 
 	sc, err := schema.ToArrowSchema(fields)
 	require.NoError(t, err)
 	if mem == nil {
-		mem = memory.DefaultAllocator
+		mem = memcheck.New()
 	}
 	b := array.NewRecordBuilder(mem, sc)
 	defer b.Release()

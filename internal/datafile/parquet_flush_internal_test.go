@@ -8,10 +8,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/stretchr/testify/require"
 )
 
@@ -54,7 +54,7 @@ func TestFlushLastPages(t *testing.T) {
 				v(`"`+"AQI="+`"`), v(fmt.Sprint(19000+i%50)), v(fmt.Sprint(int64(i)*1000003)),
 				v(fmt.Sprintf(`"%d.%02d"`, i, i%100)), v(fmt.Sprintf(`"%d.0001"`, i*1000))))
 		}
-		rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, sc, strings.NewReader("["+strings.Join(rows, ",")+"]"))
+		rec, _, err := array.RecordFromJSON(memcheck.New(), sc, strings.NewReader("["+strings.Join(rows, ",")+"]"))
 		require.NoError(t, err)
 		return rec
 	}

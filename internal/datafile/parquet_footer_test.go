@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -18,6 +17,7 @@ import (
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/memfs"
 	"github.com/paimon-go/paimon-go/internal/datafile"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 )
 
 // TestParquetFooterForJava checks the footer details Java's row-group
@@ -41,7 +41,7 @@ func TestParquetFooterForJava(t *testing.T) {
 	// without value bytes.
 	whole := record(t, nil, fields, [][]any{{"", 1.0, nil}, {"zz", 9.0, nil}})
 	defer whole.Release()
-	idx := array.NewInt64Builder(memory.DefaultAllocator)
+	idx := array.NewInt64Builder(memcheck.New())
 	idx.Append(0)
 	ia := idx.NewArray()
 	idx.Release()

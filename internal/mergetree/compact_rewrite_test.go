@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/manifest"
@@ -23,6 +22,7 @@ import (
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/canon"
 	"github.com/paimon-go/paimon-go/internal/datafile"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/mergefunc"
 	"github.com/paimon-go/paimon-go/internal/mergetree"
 )
@@ -277,7 +277,7 @@ func checkCompactionModel(t *testing.T, ts *schema.TableSchema, rng *rand.Rand, 
 	}
 	for lo := 0; lo < len(rows); {
 		hi := min(len(rows), lo+1+rng.IntN(80))
-		b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+		b := array.NewRecordBuilder(memcheck.New(), sc)
 		var kinds []int8
 		for _, r := range rows[lo:hi] {
 			for i, f := range ts.Fields {

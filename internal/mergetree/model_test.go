@@ -16,6 +16,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/manifest"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/mergefunc"
 	"github.com/paimon-go/paimon-go/internal/mergetree"
 )
@@ -317,7 +318,7 @@ func (c *modelCase) expected(t testing.TB, e engine) []kv {
 // allocator, which records a stack per allocation, watches one case in
 // eight.
 func (c *modelCase) run(t testing.TB, r *rand.Rand, e engine) ([]string, error) {
-	var mem memory.Allocator = memory.NewGoAllocator()
+	var mem memory.Allocator = memcheck.New()
 	if r.IntN(8) == 0 {
 		checked := memory.NewCheckedAllocator(mem)
 		defer checked.AssertSize(t, 0)

@@ -18,6 +18,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/mergefunc"
 	"github.com/paimon-go/paimon-go/internal/mergetree"
 )
@@ -303,7 +304,7 @@ func withBatch(m *memTable, change func(memory.Allocator, arrow.RecordBatch) arr
 					in = array.NewRecordBatch(sc, rec.Columns()[:2], rec.NumRows())
 					rec.Release()
 				}
-				out := change(memory.DefaultAllocator, in)
+				out := change(memcheck.New(), in)
 				in.Release()
 				if !yield(out, nil) {
 					return

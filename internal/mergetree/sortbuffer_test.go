@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
@@ -17,6 +16,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
 	"github.com/paimon-go/paimon-go/internal/canon"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/mergefunc"
 	"github.com/paimon-go/paimon-go/internal/mergetree"
 	"github.com/paimon-go/paimon-go/internal/offheap"
@@ -117,7 +117,7 @@ func checkSortBuffer(t *testing.T, ts *schema.TableSchema, o *mergetree.Options,
 	require.NoError(t, err)
 	for lo := 0; lo < len(rows); {
 		hi := min(len(rows), lo+1+rng.IntN(60))
-		b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+		b := array.NewRecordBuilder(memcheck.New(), sc)
 		var kinds []int8
 		for _, r := range rows[lo:hi] {
 			for i, f := range ts.Fields {

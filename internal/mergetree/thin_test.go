@@ -8,7 +8,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	pq "github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/stretchr/testify/require"
@@ -18,6 +17,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/parquet"
 	"github.com/paimon-go/paimon-go/format/schema"
 	"github.com/paimon-go/paimon-go/internal/arrowrow"
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/mergetree"
 )
 
@@ -27,7 +27,7 @@ func writeParquet(t *testing.T, ts *schema.TableSchema, fields []schema.DataFiel
 	t.Helper()
 	sc, err := schema.ToArrowSchema(fields)
 	require.NoError(t, err)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	b := array.NewRecordBuilder(memcheck.New(), sc)
 	defer b.Release()
 	keys := len(fields) - len(ts.Fields) - 2
 	for _, r := range rows {

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paimon-go/paimon-go/internal/memcheck"
 	"github.com/paimon-go/paimon-go/internal/offheap"
 )
 
@@ -46,7 +47,7 @@ func TestArenaAllocatesZeroedAlignedMemory(t *testing.T) {
 func TestArenaHoldsArrowCopies(t *testing.T) {
 	a := offheap.New(0)
 	defer a.Release()
-	b := array.NewStringBuilder(memory.DefaultAllocator)
+	b := array.NewStringBuilder(memcheck.New())
 	for i := range 1000 {
 		if i%7 == 0 {
 			b.AppendNull()

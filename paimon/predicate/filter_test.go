@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paimon-go/paimon-go/format/data"
@@ -243,7 +242,7 @@ func BenchmarkFilter(b *testing.B) {
 	}
 	sc, err := schema.ToArrowSchema(fields)
 	require.NoError(b, err)
-	bld := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	bld := array.NewRecordBuilder(memcheck.New(), sc)
 	r := rand.New(rand.NewPCG(1, 2))
 	names := make([]string, 1000)
 	for i := range names {
@@ -286,7 +285,7 @@ func BenchmarkFilter(b *testing.B) {
 		})
 		b.Run("filter/"+c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				out, err := bound.Filter(rec, memory.DefaultAllocator)
+				out, err := bound.Filter(rec, memcheck.New())
 				if err != nil {
 					b.Fatal(err)
 				}
