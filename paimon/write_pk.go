@@ -583,6 +583,14 @@ func (p *pkWriter) route(ctx context.Context, rec arrow.RecordBatch) ([]*rowGrou
 	var bucketOf func(r int, partKey string) (int32, error)
 	switch p.mode {
 	case bucketFixed:
+		if p.bucketFn == binaryrow.BucketDefault {
+			if keyHashes, ok := intKeyHashes(rec, p.bucketKeyIdx, p.bucketTypes); ok {
+				bucketOf = func(r int, _ string) (int32, error) {
+					return int32(binaryrow.DefaultBucket(keyHashes[r], p.numBuckets)), nil
+				}
+				break
+			}
+		}
 		bucketOf = func(r int, _ string) (int32, error) {
 			vals, err := values(r, p.bucketKeyIdx, p.bucketTypes)
 			if err != nil {
@@ -595,23 +603,28 @@ func (p *pkWriter) route(ctx context.Context, rec arrow.RecordBatch) ([]*rowGrou
 			return int32(b), nil
 		}
 	case bucketDynamic:
-		hashes = make([]int32, rec.NumRows())
+		precomputed := false
+		if hashes, precomputed = intKeyHashes(rec, p.keyIdx, p.keyTypes); !precomputed {
+			hashes = make([]int32, rec.NumRows())
+		}
 		bucketOf = func(r int, partKey string) (int32, error) {
 			if !p.assigner.loaded(partKey) {
 				if _, err := p.restore(ctx, partKey); err != nil {
 					return 0, err
 				}
 			}
-			vals, err := values(r, p.keyIdx, p.keyTypes)
-			if err != nil {
-				return 0, err
+			if !precomputed {
+				vals, err := values(r, p.keyIdx, p.keyTypes)
+				if err != nil {
+					return 0, err
+				}
+				h, err := binaryrow.KeyHash(p.keyTypes, vals)
+				if err != nil {
+					return 0, fmt.Errorf("paimon: key hash of row %d: %w", r, err)
+				}
+				hashes[r] = h
 			}
-			h, err := binaryrow.KeyHash(p.keyTypes, vals)
-			if err != nil {
-				return 0, fmt.Errorf("paimon: key hash of row %d: %w", r, err)
-			}
-			hashes[r] = h
-			return p.assigner.assign(partKey, h)
+			return p.assigner.assign(partKey, hashes[r])
 		}
 	case bucketPostpone:
 		bucketOf = func(int, string) (int32, error) { return postponeBucket, nil }

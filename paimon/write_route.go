@@ -13,6 +13,7 @@ import (
 	"github.com/paimon-go/paimon-go/format/binaryrow"
 	"github.com/paimon-go/paimon-go/format/data"
 	"github.com/paimon-go/paimon-go/format/parquet"
+	"github.com/paimon-go/paimon-go/format/schema"
 )
 
 // rowGroup is the rows of a batch that go to one partition and bucket.
@@ -69,6 +70,10 @@ func (w *TableWriter) groupRows(rec arrow.RecordBatch, bucketOf func(r int, part
 	}
 	var lastPart []byte
 	var lastKey string
+	// byBucket caches the groups of lastKey's partition by bucket, so that
+	// a batch of one partition spread over buckets looks up no map per
+	// row; it is emptied when the partition changes.
+	var byBucket []*rowGroup
 	for r := 0; r < rows; r++ {
 		for j, c := range w.partIdx {
 			v, err := parquet.ArrowValueView(rec.Column(c), r, w.partTypes[j])
@@ -85,12 +90,22 @@ func (w *TableWriter) groupRows(rec arrow.RecordBatch, bucketOf func(r int, part
 		if lastPart == nil || !bytes.Equal(row, lastPart) {
 			lastPart = append(lastPart[:0], row...)
 			lastKey = string(row)
+			clear(byBucket)
 		}
 		bucket := int32(0)
 		if bucketOf != nil {
 			if bucket, err = bucketOf(r, lastKey); err != nil {
 				return nil, err
 			}
+		}
+		cached := bucket >= 0 && bucket < maxCachedBucket
+		var g *rowGroup
+		if cached && int(bucket) < len(byBucket) {
+			g = byBucket[bucket]
+		}
+		if g != nil {
+			g.rows = append(g.rows, int64(r))
+			continue
 		}
 		gk := groupKey{lastKey, bucket}
 		g, ok := groups[gk]
@@ -100,6 +115,12 @@ func (w *TableWriter) groupRows(rec arrow.RecordBatch, bucketOf func(r int, part
 				values:    ownValues(partVals), bucket: bucket}
 			groups[gk] = g
 			order = append(order, g)
+		}
+		if cached {
+			if int(bucket) >= len(byBucket) {
+				byBucket = append(byBucket, make([]*rowGroup, int(bucket)+1-len(byBucket))...)
+			}
+			byBucket[bucket] = g
 		}
 		g.rows = append(g.rows, int64(r))
 	}
@@ -187,4 +208,68 @@ func ownValues(vals []any) []any {
 		}
 	}
 	return out
+}
+
+// maxCachedBucket bounds the buckets groupRows caches in a slice.
+const maxCachedBucket = 4096
+
+// intKeyHashes returns, for every row of rec, the hash of the BinaryRow of
+// its key columns idx (of types), which binaryrow.KeyHash gives for the
+// row's values, computed without boxing them (binaryrow.IntKey). It
+// returns false unless every key column is an integer type (TINYINT,
+// SMALLINT, INT, DATE, TIME, BIGINT) in the Arrow type it maps to; such
+// keys take the value path.
+func intKeyHashes(rec arrow.RecordBatch, idx []int, types []schema.DataType) ([]int32, bool) {
+	k, ok := binaryrow.NewIntKey(types)
+	if !ok {
+		return nil, false
+	}
+	cols := make([]arrow.Array, len(idx))
+	get := make([]func(int) int64, len(idx))
+	for j, c := range idx {
+		col := rec.Column(c)
+		cols[j] = col
+		switch a := col.(type) {
+		case *array.Int8:
+			get[j] = func(r int) int64 { return int64(a.Value(r)) }
+		case *array.Int16:
+			get[j] = func(r int) int64 { return int64(a.Value(r)) }
+		case *array.Int32:
+			get[j] = func(r int) int64 { return int64(a.Value(r)) }
+		case *array.Date32:
+			get[j] = func(r int) int64 { return int64(a.Value(r)) }
+		case *array.Time32:
+			get[j] = func(r int) int64 { return int64(a.Value(r)) }
+		case *array.Int64:
+			get[j] = func(r int) int64 { return a.Value(r) }
+		default:
+			return nil, false
+		}
+		if !arrow.TypeEqual(col.DataType(), mustArrowType(types[j])) {
+			return nil, false
+		}
+	}
+	out := make([]int32, rec.NumRows())
+	for r := range out {
+		k.Reset()
+		for j, col := range cols {
+			if col.IsNull(r) {
+				k.SetNull(j)
+				continue
+			}
+			k.Set(j, get[j](r))
+		}
+		out[r] = k.Hash()
+	}
+	return out, true
+}
+
+// mustArrowType is the Arrow type of an integer key type (nil if it has
+// none, which never equals a column's type).
+func mustArrowType(t schema.DataType) arrow.DataType {
+	at, err := schema.ToArrowType(t)
+	if err != nil {
+		return nil
+	}
+	return at
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"path"
 	"slices"
@@ -691,4 +692,60 @@ func TestCommitExpiresSnapshots(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		require.Empty(t, write(t, tbl2, c2, int64(i+1), rowsOf(i, i+1, 1), 1).Expired)
 	}
+}
+
+// TestWriteIntegerBucketKeys: a bucket key of every integer type (TINYINT,
+// SMALLINT, INT, DATE, BIGINT), with NULLs and extreme values, is routed
+// without boxing its values (binaryrow.IntKey); every row must land in the
+// bucket binaryrow.BucketOf gives for its values, as Java's would.
+func TestWriteIntegerBucketKeys(t *testing.T) {
+	ctx := context.Background()
+	fsys, err := localfs.New(t.TempDir(), nil)
+	require.NoError(t, err)
+	defer fsys.Close()
+	fields := []schema.DataField{
+		{ID: 0, Name: "a", Type: schema.TinyIntType()},
+		{ID: 1, Name: "b", Type: schema.SmallIntType()},
+		{ID: 2, Name: "c", Type: schema.IntType()},
+		{ID: 3, Name: "d", Type: schema.DateType()},
+		{ID: 4, Name: "e", Type: schema.BigIntType()},
+		{ID: 5, Name: "v", Type: schema.StringType()},
+	}
+	ts := &schema.TableSchema{Version: 3, Fields: fields, HighestFieldID: 5,
+		Options: map[string]string{"bucket": "7", "bucket-key": "a,b,c,d,e"}}
+	_, err = testtable.Create(ctx, fsys, "db.db/t", ts)
+	require.NoError(t, err)
+	tbl := reopen(t, fsys)
+	r := rand.New(rand.NewPCG(3, 5))
+	var rows [][]any
+	for i := range 600 {
+		row := []any{int8(r.Int32()), int16(r.Int32()), r.Int32(), r.Int32N(40000) - 20000, r.Int64(), fmt.Sprint("v", i)}
+		switch i % 10 {
+		case 0:
+			row[r.IntN(5)] = nil
+		case 1:
+			row[0], row[1], row[2], row[4] = int8(math.MinInt8), int16(math.MaxInt16), int32(math.MinInt32), int64(math.MaxInt64)
+		}
+		rows = append(rows, row)
+	}
+	mem := memcheck.New()
+	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
+	require.NoError(t, err)
+	for i := 0; i < len(rows); i += 200 {
+		rec, err := testtable.BuildRecord(mem, fields, rows[i:i+200])
+		require.NoError(t, err)
+		require.NoError(t, w.Write(ctx, rec))
+		rec.Release()
+	}
+	msgs, err := w.PrepareCommit(ctx)
+	require.NoError(t, err)
+	require.NoError(t, w.Close(ctx))
+	mem.AssertSize(t, 0)
+	_, err = newCommit(t, tbl, "u").Commit(ctx, paimon.BatchCommitIdentifier, msgs)
+	require.NoError(t, err)
+	tbl = reopen(t, fsys)
+	checkPlacement(t, tbl)
+	n, err := countRows(t, tbl.NewScan())
+	require.NoError(t, err)
+	require.EqualValues(t, len(rows), n)
 }
