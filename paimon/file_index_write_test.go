@@ -366,27 +366,13 @@ func TestFileIndexBitmapKeysOutliveBatches(t *testing.T) {
 	require.NoError(t, err)
 	tbl, err := paimon.CreateTable(ctx, fsys, "db.db/t", s)
 	require.NoError(t, err)
-	mem := memcheck.New()
-	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
-	require.NoError(t, err)
+	var rows [][]any
 	for batch := range 3 {
-		b := array.NewRecordBuilder(mem, w.ArrowSchema())
 		for i := range 100 {
-			id := int64(batch*100 + i)
-			b.Field(0).(*array.Int64Builder).Append(id)
-			b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("key-%d-%d", batch, i%3))
+			rows = append(rows, []any{int64(batch*100 + i), fmt.Sprintf("key-%d-%d", batch, i%3)})
 		}
-		rec := b.NewRecordBatch()
-		b.Release()
-		require.NoError(t, w.Write(ctx, rec))
-		rec.Release()
 	}
-	msgs, err := w.PrepareCommit(ctx)
-	require.NoError(t, err)
-	require.NoError(t, w.Close(ctx))
-	mem.AssertSize(t, 0)
-	_, err = newCommit(t, tbl, "").Commit(ctx, paimon.BatchCommitIdentifier, msgs)
-	require.NoError(t, err)
+	writeBatches(t, tbl, tbl.Schema().Fields, rows, 100)
 	// Of i in [0, 100), 34 have i%3 == 0 and 33 each of the others.
 	for k, want := range map[string]int64{"key-0-0": 34, "key-1-2": 33, "key-2-1": 33, "key-3-0": 0} {
 		n, err := countRows(t, tbl.NewScan(paimon.WithFilter(predicate.Equal("k", k))))

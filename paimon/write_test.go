@@ -160,6 +160,30 @@ func write(t *testing.T, tbl *paimon.Table, commit *paimon.TableCommit, identifi
 	return res
 }
 
+// writeBatches writes rows (values of fields, in table order) to tbl in
+// batches of size rows, built on memcheck's allocator and released right
+// after each Write, and commits them at once; the writer must end holding
+// nothing.
+func writeBatches(t *testing.T, tbl *paimon.Table, fields []schema.DataField, rows [][]any, size int) {
+	t.Helper()
+	ctx := context.Background()
+	mem := memcheck.New()
+	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
+	require.NoError(t, err)
+	for i := 0; i < len(rows); i += size {
+		rec, err := testtable.BuildRecord(mem, fields, rows[i:min(i+size, len(rows))])
+		require.NoError(t, err)
+		require.NoError(t, w.Write(ctx, rec))
+		rec.Release()
+	}
+	msgs, err := w.PrepareCommit(ctx)
+	require.NoError(t, err)
+	require.NoError(t, w.Close(ctx))
+	mem.AssertSize(t, 0)
+	_, err = newCommit(t, tbl, "").Commit(ctx, paimon.BatchCommitIdentifier, msgs)
+	require.NoError(t, err)
+}
+
 func newCommit(t *testing.T, tbl *paimon.Table, user string) *paimon.TableCommit {
 	t.Helper()
 	c, err := tbl.NewCommit(&paimon.CommitOptions{User: user})
@@ -728,21 +752,7 @@ func TestWriteIntegerBucketKeys(t *testing.T) {
 		}
 		rows = append(rows, row)
 	}
-	mem := memcheck.New()
-	w, err := tbl.NewWriter(&paimon.WriterOptions{Allocator: mem})
-	require.NoError(t, err)
-	for i := 0; i < len(rows); i += 200 {
-		rec, err := testtable.BuildRecord(mem, fields, rows[i:i+200])
-		require.NoError(t, err)
-		require.NoError(t, w.Write(ctx, rec))
-		rec.Release()
-	}
-	msgs, err := w.PrepareCommit(ctx)
-	require.NoError(t, err)
-	require.NoError(t, w.Close(ctx))
-	mem.AssertSize(t, 0)
-	_, err = newCommit(t, tbl, "u").Commit(ctx, paimon.BatchCommitIdentifier, msgs)
-	require.NoError(t, err)
+	writeBatches(t, tbl, fields, rows, 200)
 	tbl = reopen(t, fsys)
 	checkPlacement(t, tbl)
 	n, err := countRows(t, tbl.NewScan())
