@@ -6,8 +6,11 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -894,6 +897,53 @@ func (p *pkWriter) partitionName(serialized []byte) string {
 
 // prepareCommit flushes every bucket and returns one message per bucket
 // with new files.
+// flushBuckets writes out the buffered rows of every bucket before
+// PrepareCommit collects their files, several buckets at once (up to the
+// writer's worker count). A flush sorts and merges on its goroutine while
+// another encodes the output, so flushing one bucket after another left a
+// core idle: in the suite's pk-write, four buckets' flushes at
+// PrepareCommit took 1.9 s of the 7 s. Each bucket's writer is its own
+// (buffer, file names, files); they share only the off-heap page pool,
+// which is safe for concurrent use. The first error is returned; the
+// other flushes still finish, and their files go with the writer's Close.
+func (p *pkWriter) flushBuckets(ctx context.Context) error {
+	var todo []*mergetree.Writer
+	for _, key := range p.order {
+		if b := p.buckets[key]; b.lsm != nil && b.lsm.Buffered() > 0 {
+			todo = append(todo, b.lsm)
+		}
+	}
+	workers := p.w.workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(todo))
+	if workers <= 1 {
+		for _, lsm := range todo {
+			if err := lsm.Flush(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(todo) {
+					return
+				}
+				errs[i] = todo[i].Flush(ctx)
+			}
+		})
+	}
+	wg.Wait()
+	return firstError(ctx, errs)
+}
+
 func (p *pkWriter) prepareCommit(ctx context.Context) ([]CommitMessage, error) {
 	if p.failed != nil {
 		return nil, p.failed
@@ -918,6 +968,9 @@ func (p *pkWriter) prepareCommit(ctx context.Context) ([]CommitMessage, error) {
 	bases := map[string][]string{}
 	for k, rs := range p.parts {
 		bases[k] = slices.Clone(rs.indexFiles)
+	}
+	if err := p.flushBuckets(ctx); err != nil {
+		return fail(err)
 	}
 	for _, key := range p.order {
 		b := p.buckets[key]

@@ -12,6 +12,7 @@ import (
 
 	"github.com/paimon-go/paimon-go/fs"
 	"github.com/paimon-go/paimon-go/fs/faultfs"
+	"github.com/paimon-go/paimon-go/fs/fstest"
 	"github.com/paimon-go/paimon-go/paimon"
 )
 
@@ -87,4 +88,55 @@ func TestWritePrimaryKeyFlushWriteFails(t *testing.T) {
 		require.NoError(t, err)
 		require.False(t, ok)
 	}
+}
+
+// TestWritePrimaryKeyPrepareCommitFlushFails: PrepareCommit flushes the
+// buffers of several buckets at once. When the data file of one bucket
+// cannot be created, PrepareCommit fails with that error, the flushes of
+// the other buckets still finish, and closing the writer leaves no data
+// file in any bucket and no snapshot.
+func TestWritePrimaryKeyPrepareCommitFlushFails(t *testing.T) {
+	ctx := context.Background()
+	_, fsys := newPKTable(t, false, map[string]string{"bucket": "4"})
+	cfs := fstest.NewCountingFS(fsys)
+	tbl, err := paimon.OpenTable(ctx, cfs, "db.db/t", nil)
+	require.NoError(t, err)
+	rows := make([][]any, 20_000)
+	for i := range rows {
+		rows[i] = []any{"d1", int64(i), fmt.Sprintf("name-%d", i), float64(i)}
+	}
+	injected := errors.New("bucket-2 unwritable")
+	cfs.SetFault(func(op fstest.Op, name string) error {
+		if op == fstest.OpCreate && strings.Contains(name, "/bucket-2/data-") {
+			return injected
+		}
+		return nil
+	})
+	w, err := tbl.NewWriter(&paimon.WriterOptions{Workers: 2})
+	require.NoError(t, err)
+	rec := pkBatch(t, tbl, rows, nil)
+	require.NoError(t, w.Upsert(ctx, rec))
+	rec.Release()
+	_, err = w.PrepareCommit(ctx)
+	require.ErrorIs(t, err, injected)
+	require.NoError(t, w.Close(ctx))
+	created := 0
+	for _, name := range cfs.Names(fstest.OpCreate) {
+		if strings.Contains(name, "/data-") && !strings.Contains(name, "/bucket-2/") {
+			created++
+		}
+	}
+	require.Positive(t, created, "the other buckets flushed")
+	for b := range 4 {
+		for fi, err := range fsys.List(ctx, fmt.Sprintf("db.db/t/bucket-%d", b)) {
+			if errors.Is(err, iofs.ErrNotExist) {
+				break
+			}
+			require.NoError(t, err)
+			require.False(t, strings.HasPrefix(fi.Name, "data-"), "bucket-%d: %s left behind", b, fi.Name)
+		}
+	}
+	_, ok, err := tbl.Meta().LatestSnapshotID(ctx)
+	require.NoError(t, err)
+	require.False(t, ok)
 }
