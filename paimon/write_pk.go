@@ -895,8 +895,6 @@ func (p *pkWriter) partitionName(serialized []byte) string {
 	return "partition " + path
 }
 
-// prepareCommit flushes every bucket and returns one message per bucket
-// with new files.
 // flushBuckets writes out the buffered rows of every bucket before
 // PrepareCommit collects their files, several buckets at once (up to the
 // writer's worker count). A flush sorts and merges on its goroutine while
@@ -944,6 +942,8 @@ func (p *pkWriter) flushBuckets(ctx context.Context) error {
 	return firstError(ctx, errs)
 }
 
+// prepareCommit flushes every bucket and returns one message per bucket
+// with new files.
 func (p *pkWriter) prepareCommit(ctx context.Context) ([]CommitMessage, error) {
 	if p.failed != nil {
 		return nil, p.failed
