@@ -77,17 +77,27 @@ func TestWritePrimaryKeyFlushWriteFails(t *testing.T) {
 		ffs.FailAt(step, nil)
 		err := write(tbl)
 		require.ErrorIs(t, err, faultfs.ErrInjected, "step %d", step)
-		for fi, err := range fsys.List(ctx, "db.db/t/bucket-0") {
+		requireNothingWritten(t, tbl, fsys, "db.db/t/bucket-0")
+	}
+}
+
+// requireNothingWritten checks that the bucket directories hold no data
+// file and that the table has no snapshot.
+func requireNothingWritten(t *testing.T, tbl *paimon.Table, fsys fs.FS, buckets ...string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, dir := range buckets {
+		for fi, err := range fsys.List(ctx, dir) {
 			if errors.Is(err, iofs.ErrNotExist) {
 				break
 			}
 			require.NoError(t, err)
-			require.False(t, strings.HasPrefix(fi.Name, "data-"), "step %d: %s left behind", step, fi.Name)
+			require.False(t, strings.HasPrefix(fi.Name, "data-"), "%s: %s left behind", dir, fi.Name)
 		}
-		_, ok, err := tbl.Meta().LatestSnapshotID(ctx)
-		require.NoError(t, err)
-		require.False(t, ok)
 	}
+	_, ok, err := tbl.Meta().LatestSnapshotID(ctx)
+	require.NoError(t, err)
+	require.False(t, ok)
 }
 
 // TestWritePrimaryKeyPrepareCommitFlushFails: PrepareCommit flushes the
@@ -127,16 +137,5 @@ func TestWritePrimaryKeyPrepareCommitFlushFails(t *testing.T) {
 		}
 	}
 	require.Positive(t, created, "the other buckets flushed")
-	for b := range 4 {
-		for fi, err := range fsys.List(ctx, fmt.Sprintf("db.db/t/bucket-%d", b)) {
-			if errors.Is(err, iofs.ErrNotExist) {
-				break
-			}
-			require.NoError(t, err)
-			require.False(t, strings.HasPrefix(fi.Name, "data-"), "bucket-%d: %s left behind", b, fi.Name)
-		}
-	}
-	_, ok, err := tbl.Meta().LatestSnapshotID(ctx)
-	require.NoError(t, err)
-	require.False(t, ok)
+	requireNothingWritten(t, tbl, fsys, "db.db/t/bucket-0", "db.db/t/bucket-1", "db.db/t/bucket-2", "db.db/t/bucket-3")
 }
