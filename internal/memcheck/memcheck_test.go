@@ -1,6 +1,8 @@
 package memcheck_test
 
 import (
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -33,4 +35,28 @@ func TestPoison(t *testing.T) {
 	require.Equal(t, []byte{0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5}, buf)
 	mem.Free(grown)
 	mem.AssertSize(t, 0)
+}
+
+// fakeT records the errors AssertSize reports.
+type fakeT struct{ errs []string }
+
+func (f *fakeT) Helper() {}
+func (f *fakeT) Errorf(format string, args ...any) {
+	f.errs = append(f.errs, fmt.Sprintf(format, args...))
+}
+
+// TestLeakReported: a buffer not freed is reported by AssertSize.
+func TestLeakReported(t *testing.T) {
+	mem := memcheck.New()
+	b := mem.Allocate(100)
+	var ft fakeT
+	mem.AssertSize(&ft, 0)
+	require.NotEmpty(t, ft.errs)
+	if os.Getenv("PAIMON_MEMCHECK_SITES") != "1" {
+		require.Contains(t, ft.errs[0], "100 bytes held")
+	}
+	mem.Free(b)
+	ft = fakeT{}
+	mem.AssertSize(&ft, 0)
+	require.Empty(t, ft.errs)
 }
