@@ -404,12 +404,8 @@ func checkNotNull(arr arrow.Array, name string, t schema.DataType) error {
 func (w *TableWriter) route(ctx context.Context, rec arrow.RecordBatch) error {
 	var keyVals []any
 	var bucketOf func(r int, _ string) (int32, error)
-	if w.buckets > 0 && w.bucketFn == binaryrow.BucketDefault {
-		if hashes, ok := intKeyHashes(rec, w.keyIdx, w.keyTypes); ok {
-			bucketOf = func(r int, _ string) (int32, error) {
-				return int32(binaryrow.DefaultBucket(hashes[r], w.buckets)), nil
-			}
-		}
+	if w.buckets > 0 {
+		bucketOf = intKeyBuckets(rec, w.keyIdx, w.keyTypes, w.buckets, w.bucketFn)
 	}
 	if w.buckets > 0 && bucketOf == nil {
 		keyVals = make([]any, len(w.keyIdx))

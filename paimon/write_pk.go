@@ -586,13 +586,8 @@ func (p *pkWriter) route(ctx context.Context, rec arrow.RecordBatch) ([]*rowGrou
 	var bucketOf func(r int, partKey string) (int32, error)
 	switch p.mode {
 	case bucketFixed:
-		if p.bucketFn == binaryrow.BucketDefault {
-			if keyHashes, ok := intKeyHashes(rec, p.bucketKeyIdx, p.bucketTypes); ok {
-				bucketOf = func(r int, _ string) (int32, error) {
-					return int32(binaryrow.DefaultBucket(keyHashes[r], p.numBuckets)), nil
-				}
-				break
-			}
+		if bucketOf = intKeyBuckets(rec, p.bucketKeyIdx, p.bucketTypes, p.numBuckets, p.bucketFn); bucketOf != nil {
+			break
 		}
 		bucketOf = func(r int, _ string) (int32, error) {
 			vals, err := values(r, p.bucketKeyIdx, p.bucketTypes)

@@ -264,6 +264,20 @@ func intKeyHashes(rec arrow.RecordBatch, idx []int, types []schema.DataType) ([]
 	return out, true
 }
 
+// intKeyBuckets returns the bucket of each row of rec by its integer key
+// (intKeyHashes) for the default bucket function over n buckets, or nil
+// when the key or the function needs the value path.
+func intKeyBuckets(rec arrow.RecordBatch, idx []int, types []schema.DataType, n int, fn binaryrow.BucketFunction) func(int, string) (int32, error) {
+	if fn != binaryrow.BucketDefault {
+		return nil
+	}
+	hashes, ok := intKeyHashes(rec, idx, types)
+	if !ok {
+		return nil
+	}
+	return func(r int, _ string) (int32, error) { return int32(binaryrow.DefaultBucket(hashes[r], n)), nil }
+}
+
 // mustArrowType is the Arrow type of an integer key type (nil if it has
 // none, which never equals a column's type).
 func mustArrowType(t schema.DataType) arrow.DataType {
